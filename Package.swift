@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The module graph points inward:
+//   tock (executable) -> TockAppliance -> TockLinux, TockMock -> TockHardware -> TockCore
+// TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
+let package = Package(
+    name: "Tock",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tock", targets: ["tock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .target(name: "TockCore"),
+        .target(name: "TockHardware", dependencies: ["TockCore"]),
+        .target(name: "TockMock", dependencies: ["TockHardware"]),
+        .target(name: "TockLinux", dependencies: [
+            "TockHardware",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .target(name: "TockAppliance", dependencies: [
+            "TockCore", "TockHardware", "TockMock", "TockLinux",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tock", dependencies: [
+            "TockAppliance",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
+        .testTarget(name: "TockMockTests", dependencies: ["TockMock"]),
+        .testTarget(name: "TockLinuxTests", dependencies: ["TockLinux"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance"]),
+    ]
+)

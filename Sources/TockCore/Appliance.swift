@@ -1,0 +1,188 @@
+/// The whole appliance as a value: raw input edges and clock wake-ups in,
+/// commands out. Pure and deterministic; "now" is always a parameter.
+///
+/// Inside, everything is processed in the order it happened: after a late
+/// wake-up (the process was stopped, the machine was busy), each deadline
+/// that passed (a debounced press, a long press, the end of a count, a
+/// phase change, auto-silence) is applied at its own instant, then the
+/// outputs are computed once for "now". A repeating schedule therefore
+/// catches up to the present instead of firing a burst of stale ticks.
+public struct Appliance: Sendable {
+    public enum Event: Equatable, Sendable {
+        /// An input line changed level at `at` (the kernel's timestamp):
+        /// `active` is pressed for a button, Up for the switch.
+        case edge(InputLine, active: Bool, at: Instant)
+        /// A wake-up the appliance asked for has come (or any other reason
+        /// to look at the clock).
+        case tick
+        /// The real-time clock was stepped.
+        case clockStepped
+        /// A button action from elsewhere (the control socket).
+        case action(ButtonAction)
+    }
+
+    public enum Command: Equatable, Sendable {
+        case render(Frame)
+        case buzzer(Tone?)
+        case state(StateName)
+        case led(String, Bool)
+        /// Wake the appliance at the earliest of these (nil: not needed).
+        /// Monotonic for durations, wall for calendar instants.
+        case wake(monotonic: Instant?, wall: WallTime?)
+    }
+
+    public let settings: Settings
+    public private(set) var program: any TimerProgram
+    public private(set) var input: InputProcessor
+    private var buzzer: Buzzer
+    private let renderer: Renderer
+    /// Everything up to this instant has been applied.
+    private var processed: Instant
+    /// Actions are never applied before the last change of state, so a
+    /// press dated at its first edge cannot reorder itself with an end that
+    /// was already shown.
+    private var lastChange: Instant
+    private var shown = Shown()
+
+    private struct Shown {
+        var frame: Frame?
+        var tone: Tone?? = .none
+        var state: StateName?
+        var leds: [String: Bool] = [:]
+    }
+
+    /// Status LED names the core drives.
+    public static let ledNames = ["running", "paused", "ringing", "rest"]
+
+    public init(settings: Settings, switchPosition: SwitchPosition, at now: Now) {
+        self.settings = settings
+        switch settings.mode {
+        case .timer, .stopwatch:
+            program = CountTimer(settings: settings, switchPosition: switchPosition)
+        case .countdown:
+            program = CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now)
+        case .interval:
+            program = IntervalProgram(program: settings.interval, alarm: settings.alarm)
+        }
+        input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
+        buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
+        renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
+        processed = now.monotonic
+        lastChange = now.monotonic
+    }
+
+    public var stateName: StateName { program.stateName }
+
+    /// The outputs at start-up: every one of them, plus the first wake-up.
+    public mutating func start(at now: Now) -> [Command] {
+        shown = Shown()
+        return handle(.tick, at: now)
+    }
+
+    public mutating func handle(_ event: Event, at now: Now) -> [Command] {
+        switch event {
+        case .edge(let line, let active, let t):
+            catchUp(to: now.at(min(t, now.monotonic)))
+            input.edge(line, active: active, at: t)
+        case .tick:
+            break
+        case .clockStepped:
+            catchUp(to: now)
+            apply(program.clockStepped(at: now))
+        case .action(let action):
+            catchUp(to: now)
+            apply(action, at: now.monotonic, now: now)
+        }
+        catchUp(to: now)
+        return outputs(at: now)
+    }
+
+    // MARK: - Processing in time order
+
+    private mutating func catchUp(to now: Now) {
+        while true {
+            let at = now.at(processed)
+            let programDue = program.nextDeadline(at: at)?.instant(from: now)
+            let inputDue = input.deadline
+            guard let due = [programDue, inputDue].compactMap({ $0 }).min(), due <= now.monotonic else { break }
+            let t = max(due, processed)
+            if let p = programDue, p == due, inputDue.map({ p <= $0 }) ?? true {
+                advanceProgram(to: now.at(t))
+            } else {
+                for (occurrence, when) in input.fireNext(at: due, style: program.pressStyle) {
+                    let at = max(when, lastChange)
+                    advanceProgram(to: now.at(max(at, processed)))
+                    switch occurrence {
+                    case .action(let a): apply(a, at: at, now: now)
+                    case .switched(let pos): note(program.switched(to: pos, at: now.at(at)).map { ($0, at) }, at: at)
+                    }
+                }
+            }
+            processed = max(processed, t)
+        }
+        advanceProgram(to: now)
+        processed = max(processed, now.monotonic)
+    }
+
+    private mutating func advanceProgram(to now: Now) {
+        let before = program.stateName
+        apply(program.advance(to: now))
+        if program.stateName != before { lastChange = max(lastChange, now.monotonic) }
+    }
+
+    private mutating func apply(_ action: ButtonAction, at t: Instant, now: Now) {
+        let signals = program.handle(action, at: now.at(t))
+        note(signals.map { ($0, t) }, at: t)
+    }
+
+    private mutating func note(_ signals: [(Buzzer.Signal, Instant)], at t: Instant) {
+        lastChange = max(lastChange, t)
+        apply(signals)
+    }
+
+    private mutating func apply(_ signals: [(Buzzer.Signal, Instant)]) {
+        for (signal, t) in signals { buzzer.play(signal, at: t) }
+    }
+
+    // MARK: - Outputs
+
+    private mutating func outputs(at now: Now) -> [Command] {
+        var commands: [Command] = []
+        let t = now.monotonic
+        buzzer.ringingSince = program.ringingSince
+        let p = program.presentation(at: now)
+
+        let frame = renderer.frame(for: p, at: t)
+        if frame != shown.frame { commands.append(.render(frame)); shown.frame = frame }
+        let tone = buzzer.tone(at: t)
+        if shown.tone == .none || shown.tone! != tone { commands.append(.buzzer(tone)); shown.tone = .some(tone) }
+        let state = program.stateName
+        if state != shown.state { commands.append(.state(state)); shown.state = state }
+        for (name, lit) in leds(at: now) where shown.leds[name] != lit {
+            commands.append(.led(name, lit))
+            shown.leds[name] = lit
+        }
+
+        var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t)].compactMap { $0 }
+        var wall: WallTime? = nil
+        switch program.nextDeadline(at: now) {
+        case .monotonic(let d)?: monotonic.append(d)
+        case .wall(let w)?: wall = w
+        case nil: break
+        }
+        if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
+            switch motion {
+            case .monotonic: monotonic.append(t + step)
+            case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
+            }
+        }
+        commands.append(.wake(monotonic: monotonic.min(), wall: wall))
+        return commands
+    }
+
+    private func leds(at now: Now) -> [(String, Bool)] {
+        let s = program.stateName
+        return [("running", s == .running), ("paused", s == .paused), ("ringing", s == .ringing),
+                ("rest", program.resting(at: now))]
+    }
+}

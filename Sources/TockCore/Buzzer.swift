@@ -1,0 +1,51 @@
+/// The buzzer's pattern engine: what sounds at any instant, and when that
+/// next changes. The alarm follows the ringing state; one-shot signals
+/// (phase beep, warning, "no" chirp) play once from the instant they were
+/// raised. The alarm wins over a one-shot.
+public struct Buzzer: Equatable, Sendable {
+    public enum Signal: Equatable, Sendable {
+        case no, phase, warning
+
+        var pattern: BuzzerPattern {
+            switch self {
+            case .no: .no
+            case .phase: .phase
+            case .warning: .warning
+            }
+        }
+    }
+
+    public var escalateAfter: Duration
+    /// Ringing since this instant, if ringing.
+    public var ringingSince: Instant? = nil
+    private var oneShot: (signal: Signal, at: Instant)? = nil
+
+    public init(escalateAfter: Duration) { self.escalateAfter = escalateAfter }
+
+    public mutating func play(_ signal: Signal, at t: Instant) { oneShot = (signal, t) }
+
+    public func tone(at t: Instant) -> Tone? { sound(at: t).tone }
+
+    /// The next instant the output may change, if anything is playing.
+    public func nextChange(after t: Instant) -> Instant? {
+        sound(at: t).next.map { t + $0 }
+    }
+
+    private func sound(at t: Instant) -> (tone: Tone?, next: Duration?) {
+        if let since = ringingSince {
+            let ringing = t - since
+            if ringing < escalateAfter {
+                let s = BuzzerPattern.alarm.sound(at: ringing)
+                return (s.tone, min(s.next!, escalateAfter - ringing))
+            }
+            return BuzzerPattern.alarmEscalated.sound(at: ringing - escalateAfter)
+        }
+        if let shot = oneShot { return shot.signal.pattern.sound(at: t - shot.at) }
+        return (nil, nil)
+    }
+
+    public static func == (a: Buzzer, b: Buzzer) -> Bool {
+        a.escalateAfter == b.escalateAfter && a.ringingSince == b.ringingSince
+            && a.oneShot?.signal == b.oneShot?.signal && a.oneShot?.at == b.oneShot?.at
+    }
+}

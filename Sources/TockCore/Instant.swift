@@ -1,0 +1,95 @@
+/// A point on the monotonic time line the appliance counts durations on
+/// (`CLOCK_BOOTTIME` in production: it keeps counting through a suspend;
+/// a virtual clock in tests and in the scripted simulator).
+///
+/// Stored as whole nanoseconds: every running count is derived from two
+/// instants, never summed from tick intervals, so integer arithmetic keeps
+/// it exact over years of uptime (Int64 nanoseconds span 292 years).
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = Instant(nanoseconds: 0)
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+    public static func + (a: Instant, d: Duration) -> Instant { Instant(nanoseconds: a.nanoseconds + d.nanoseconds) }
+    public static func - (a: Instant, d: Duration) -> Instant { Instant(nanoseconds: a.nanoseconds - d.nanoseconds) }
+    public static func - (a: Instant, b: Instant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
+
+    public var description: String { "Instant(\(Duration.nanoseconds(nanoseconds).secondsText))" }
+}
+
+/// A point in civil time: nanoseconds since 1970-01-01T00:00:00Z
+/// (`CLOCK_REALTIME`). Used only for countdowns to a calendar instant and
+/// for persisting deadlines across a reboot; the real-time clock can be
+/// stepped (NTP, a manual change), so durations never use it.
+public struct WallTime: Hashable, Comparable, Sendable {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    public init(secondsSince1970 s: Int64) { self.nanoseconds = s * 1_000_000_000 }
+
+    public static func < (a: WallTime, b: WallTime) -> Bool { a.nanoseconds < b.nanoseconds }
+    public static func + (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds + d.nanoseconds) }
+    public static func - (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds - d.nanoseconds) }
+    public static func - (a: WallTime, b: WallTime) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
+}
+
+/// "Now" on both clocks, read once per event by whoever owns the clock
+/// (the reactor, or the virtual loop) and handed to the core.
+public struct Now: Sendable, Equatable {
+    public var monotonic: Instant
+    public var wall: WallTime
+
+    public init(monotonic: Instant, wall: WallTime) {
+        self.monotonic = monotonic
+        self.wall = wall
+    }
+
+    /// The same moment expressed at another monotonic instant, assuming the
+    /// wall clock is not stepped in between (a step is reported separately).
+    public func at(_ instant: Instant) -> Now {
+        Now(monotonic: instant, wall: wall + (instant - monotonic))
+    }
+
+    /// The monotonic instant at which the wall clock will read `w`.
+    public func monotonic(at w: WallTime) -> Instant { monotonic + (w - wall) }
+}
+
+extension Duration {
+    /// Whole nanoseconds (durations here never need finer resolution).
+    public var nanoseconds: Int64 {
+        let (s, atto) = components
+        return s * 1_000_000_000 + atto / 1_000_000_000
+    }
+
+    public static func nanoseconds(_ n: Int64) -> Duration {
+        .seconds(n / 1_000_000_000) + .nanoseconds(Int(n % 1_000_000_000))
+    }
+
+    /// `12.345s`-style text for logs and errors.
+    public var secondsText: String {
+        let n = nanoseconds
+        let sign = n < 0 ? "-" : ""
+        let a = n.magnitude
+        let ms = (a % 1_000_000_000) / 1_000_000
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return "\(sign)\(a / 1_000_000_000).\(msText)s"
+    }
+}
+
+/// Time to the next boundary of a quantised value moving along an axis.
+///
+/// A count shown in units of `quantum` changes when its value crosses a
+/// multiple of the quantum. Counting up the shown value is `floor(v/q)` and
+/// changes at the next multiple above `v`; counting down it is `ceil(v/q)`
+/// and changes when `v` reaches the next multiple below (or at `v` itself
+/// minus a whole quantum when `v` sits exactly on a multiple).
+public func timeToNextBoundary(of value: Duration, quantum: Duration, increasing: Bool) -> Duration {
+    let q = quantum.nanoseconds
+    precondition(q > 0, "a display quantum must be positive")
+    let v = value.nanoseconds
+    let r = ((v % q) + q) % q
+    return .nanoseconds(increasing ? q - r : (r == 0 ? q : r))
+}

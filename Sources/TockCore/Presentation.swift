@@ -1,0 +1,73 @@
+/// What the display should show, before it becomes segments: the content,
+/// whether the content moves with a clock, and whether the whole display
+/// blinks.
+public struct Presentation: Equatable, Sendable {
+    public var content: DisplayContent
+    /// The clock the content's value follows, or nil if it stands still.
+    public var motion: Motion?
+    public var blink: Blink?
+
+    public init(_ content: DisplayContent, motion: Motion? = nil, blink: Blink? = nil) {
+        self.content = content
+        self.motion = motion
+        self.blink = blink
+    }
+
+    public enum Motion: Equatable, Sendable {
+        case monotonic
+        case wall
+    }
+}
+
+public enum DisplayContent: Equatable, Sendable {
+    /// A count-down (the value is what is left; shown rounded up).
+    case down(Duration)
+    /// A count-up timer (elapsed; shown rounded down).
+    case up(Duration)
+    /// A stopwatch: like `up`, with hundredths while under a minute.
+    case stopwatch(Duration)
+    /// Time left to a calendar instant (rounded up; days when far off).
+    case calendar(Duration)
+    /// An interval program's phase: time left in it, which round, resting?
+    case interval(Duration, round: Int, of: Int, resting: Bool)
+    /// Fixed text in display notation (see `Frame.init(text:digits:)`).
+    case text(String)
+
+    /// The value and the direction it moves in, for counts.
+    var count: (value: Duration, increasing: Bool)? {
+        switch self {
+        case .down(let v), .calendar(let v), .interval(let v, _, _, _): return (v, false)
+        case .up(let v), .stopwatch(let v): return (v, true)
+        case .text: return nil
+        }
+    }
+}
+
+/// A whole-display blink, phase-locked to an instant (entering paused,
+/// starting to ring) so it is deterministic and starts visible.
+public struct Blink: Equatable, Sendable {
+    public var anchor: Instant
+    public var on: Duration
+    public var off: Duration
+
+    public init(anchor: Instant, on: Duration, off: Duration) {
+        self.anchor = anchor
+        self.on = on
+        self.off = off
+    }
+
+    private var period: Int64 { (on + off).nanoseconds }
+
+    private func phase(at t: Instant) -> Int64 {
+        let p = period
+        return (((t - anchor).nanoseconds % p) + p) % p
+    }
+
+    public func isLit(at t: Instant) -> Bool { phase(at: t) < on.nanoseconds }
+
+    public func nextToggle(after t: Instant) -> Instant {
+        let ph = phase(at: t)
+        let on = on.nanoseconds
+        return t + .nanoseconds(ph < on ? on - ph : period - ph)
+    }
+}

@@ -1,0 +1,122 @@
+/// Turns a presentation into a frame, and says when the frame will next
+/// change. The one renderer for every display kind.
+///
+/// Auto-ranging formats (4 digits with a colon; 8 digits use points):
+///
+/// | content            | range            | 4 digits  | 8 digits     | changes every |
+/// |--------------------|------------------|-----------|--------------|---------------|
+/// | stopwatch          | under 1 min      | `SS:hh`   | `0.SS.hh`    | 10 ms |
+/// | count (all)        | under 100 min    | `MM:SS`   | `MM.SS`      | 1 s   |
+/// | count (all)        | 100 min-99 h 59  | `H:MM`, colon blinks 1 Hz while running | `H.MM.SS` | 0.5 s (4) / 1 s (8) |
+/// | calendar           | a day or more    | `3d04` (days, hours), ` 45d` | `12d 04.30` | 1 h (4) / 1 min (8) |
+/// | interval phase     | as count         | as count, rest lights the last point | `rr- MM.SS`, `r` when resting | as count |
+///
+/// Counts down round up (a count-down shows `00:01` until it reaches zero,
+/// then `00:00` exactly at the end); counts up round down.
+public struct Renderer: Sendable {
+    public var digits: Int
+    public var brightness: Int
+
+    public init(digits: Int, brightness: Int) {
+        precondition(digits == 4 || digits == 8, "displays have 4 or 8 digits")
+        self.digits = digits
+        self.brightness = brightness
+    }
+
+    static let oneDay: Duration = .seconds(86_400)
+    static let hundredMinutes: Duration = .seconds(6_000)
+    static let longest: Duration = .seconds(100 * 3600)
+
+    // MARK: - Frame
+
+    public func frame(for p: Presentation, at t: Instant) -> Frame {
+        if let b = p.blink, !b.isLit(at: t) { return .blank(digits: digits, brightness: brightness) }
+        return Frame(text: text(for: p.content, moving: p.motion != nil), digits: digits, brightness: brightness)
+    }
+
+    /// The display text for a content (see `Frame.init(text:digits:)`).
+    public func text(for content: DisplayContent, moving: Bool) -> String {
+        switch content {
+        case .text(let s):
+            return s
+        case .stopwatch(let v) where v < .seconds(60):
+            let cs = v.nanoseconds / 10_000_000
+            return digits == 4 ? "\(two(cs / 100)):\(two(cs % 100))" : "0.\(two(cs / 100)).\(two(cs % 100))"
+        case .stopwatch(let v) where digits == 8:
+            let cs = v.nanoseconds / 10_000_000
+            let s = cs / 100
+            guard v < Self.longest else { return "--.--.--" }
+            return s >= 3600 ? "\(s / 3600).\(two(s / 60 % 60)).\(two(s % 60)).\(two(cs % 100))"
+                             : "\(s / 60).\(two(s % 60)).\(two(cs % 100))"
+        case .calendar(let v) where seconds(v, up: false) >= Self.oneDay.nanoseconds / 1_000_000_000:
+            return daysText(v)
+        case .interval(let v, let round, _, let resting):
+            let clock = countText(v, increasing: false, moving: moving)
+            guard digits == 8 else { return resting ? clock + "." : clock }
+            return "\(round < 10 ? " " : "")\(round % 100)\(resting ? "r" : "-") " + clock
+        default:
+            let (v, up) = content.count!
+            return countText(v, increasing: up, moving: moving)
+        }
+    }
+
+    private func countText(_ v: Duration, increasing: Bool, moving: Bool) -> String {
+        let s = seconds(v, up: increasing)
+        guard s < Self.longest.nanoseconds / 1_000_000_000 else { return digits == 4 ? "--:--" : "--.--.--" }
+        if s < 6_000 {
+            return digits == 4 ? "\(two(s / 60)):\(two(s % 60))" : "\(two(s / 60)).\(two(s % 60))"
+        }
+        if digits == 8 { return "\(s / 3600).\(two(s / 60 % 60)).\(two(s % 60))" }
+        let m = rounded(v, to: .seconds(60), up: increasing)
+        let h = m / 60
+        let colonLit = !moving || rounded(v, to: .milliseconds(500), up: increasing) % 2 == 0
+        return "\(h < 10 ? " " : "")\(h)\(colonLit ? ":" : "")\(two(m % 60))"
+    }
+
+    private func daysText(_ v: Duration) -> String {
+        if digits == 8 {
+            let m = rounded(v, to: .seconds(60), up: false)
+            let d = min(m / 1440, 99)
+            return "\(d < 10 ? " " : "")\(d)d \(two(m / 60 % 24)).\(two(m % 60))"
+        }
+        let h = rounded(v, to: .seconds(3600), up: false)
+        let d = h / 24
+        if d < 10 { return "\(d)d\(two(h % 24))" }
+        return "\(min(d, 999))d"
+    }
+
+    // MARK: - Next change
+
+    /// How long until the frame for a moving count can next differ, not
+    /// counting blinks (see `Blink.nextToggle`).
+    public func timeToNextChange(of content: DisplayContent) -> Duration? {
+        guard let (v, up) = content.count else { return nil }
+        let q: Duration
+        if case .stopwatch = content, v < .seconds(60) || digits == 8 {
+            q = .milliseconds(10)
+        } else if case .calendar = content, seconds(v, up: false) >= 86_400 {
+            q = digits == 4 ? .seconds(3600) : .seconds(60)
+            // The switch to the shorter format happens on the 1 s grid.
+            let toSwitch = v - .seconds(86_399)
+            return min(timeToNextBoundary(of: v, quantum: q, increasing: false), toSwitch)
+        } else if digits == 4, seconds(v, up: up) >= 6_000 {
+            q = .milliseconds(500)  // the blinking colon
+        } else {
+            q = .seconds(1)
+        }
+        return timeToNextBoundary(of: v, quantum: q, increasing: up)
+    }
+
+    // MARK: - Arithmetic
+
+    /// Whole seconds, rounded the way the count direction wants.
+    private func seconds(_ v: Duration, up: Bool) -> Int64 { rounded(v, to: .seconds(1), up: up) }
+
+    /// `v / unit`, rounded down when counting up and up when counting down.
+    private func rounded(_ v: Duration, to unit: Duration, up: Bool) -> Int64 {
+        let n = max(v.nanoseconds, 0), u = unit.nanoseconds
+        return up ? n / u : (n + u - 1) / u
+    }
+
+    private func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

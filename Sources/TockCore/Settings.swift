@@ -1,0 +1,66 @@
+/// Everything the core needs to know from the configuration file, already
+/// validated and in typed form (parsing lives outside the core).
+public struct Settings: Equatable, Sendable {
+    public enum Mode: String, CaseIterable, Sendable {
+        case timer, stopwatch, countdown, interval
+    }
+
+    public var mode: Mode = .timer
+    /// Presets for count-down (and the target for count-up in `timer` mode).
+    public var presets: [Duration] = [.seconds(300)]
+    /// The instant a `countdown` counts to.
+    public var countdownUntil: WallTime? = nil
+    public var interval = IntervalSettings()
+    public var alarm = AlarmSettings()
+    public var input = InputSettings()
+    public var display = DisplaySettings()
+
+    public init() {}
+
+    /// The longest value a 4-digit `HH:MM` display can show.
+    public static let longestPreset: Duration = .seconds(99 * 3600 + 59 * 60)
+    /// The shortest preset edit mode allows (one edit step).
+    public static let shortestPreset: Duration = .seconds(10)
+}
+
+public struct IntervalSettings: Equatable, Sendable {
+    public var work: Duration = .seconds(30)
+    public var rest: Duration = .seconds(10)
+    public var rounds: Int = 8
+    public init() {}
+}
+
+public struct AlarmSettings: Equatable, Sendable {
+    /// Auto-silence after this long ringing (SPEC default 60 s).
+    public var ringFor: Duration = .seconds(60)
+    /// The alarm pattern escalates after ringing this long.
+    public var escalateAfter: Duration = .seconds(20)
+    /// Short warning beeps at each of the last N seconds of a count-down
+    /// (0: none).
+    public var warnLast: Int = 0
+    /// A low "no" chirp when a button does nothing in the current state.
+    public var chirp: Bool = true
+    public init() {}
+}
+
+public struct InputSettings: Equatable, Sendable {
+    /// A level must hold this long to count; shorter pulses are noise.
+    public var debounce: Duration = .milliseconds(20)
+    /// Holding Reset this long in ready enters edit.
+    public var longPress: Duration = .seconds(1)
+    /// Holding Start/Stop in edit repeats after this delay...
+    public var repeatDelay: Duration = .milliseconds(500)
+    /// ...every `repeatInterval`, halving down to `repeatFastest` as the
+    /// hold goes on.
+    public var repeatInterval: Duration = .milliseconds(200)
+    public var repeatFastest: Duration = .milliseconds(50)
+    public init() {}
+}
+
+public struct DisplaySettings: Equatable, Sendable {
+    /// 4 (with a colon) or 8 digits.
+    public var digits: Int = 4
+    /// 0 (dimmest lit) ... 7 (brightest).
+    public var brightness: Int = 7
+    public init() {}
+}

@@ -1,0 +1,76 @@
+/// The state names the appliance reports (trace, status, LEDs).
+public enum StateName: String, Sendable, CaseIterable {
+    case ready, running, paused, ringing, done, editing, over
+}
+
+/// A deadline on one of the two clocks.
+public enum Deadline: Equatable, Sendable {
+    case monotonic(Instant)
+    case wall(WallTime)
+
+    /// The monotonic instant this deadline falls on, seen from `now`.
+    public func instant(from now: Now) -> Instant {
+        switch self {
+        case .monotonic(let t): t
+        case .wall(let w): now.monotonic(at: w)
+        }
+    }
+}
+
+/// One of the appliance's modes as a pure state machine. Events say what
+/// happened; each returns the one-shot sounds it raises, dated. Time comes
+/// in as a parameter and is never read.
+public protocol TimerProgram: Sendable {
+    var stateName: StateName { get }
+    /// The instant ringing began, while ringing.
+    var ringingSince: Instant? { get }
+    /// Whether the program is in a rest phase (interval programs).
+    func resting(at now: Now) -> Bool
+
+    /// How a button acts in the current state.
+    func pressStyle(_ button: Button) -> PressStyle
+    mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal]
+    mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal]
+
+    /// The next instant something happens by itself (an end, a phase
+    /// change, a warning beep, auto-silence).
+    func nextDeadline(at now: Now) -> Deadline?
+    /// Apply everything due at or before `now`, each at its own instant.
+    mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)]
+    /// The wall clock was stepped (NTP sync, manual change).
+    mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)]
+
+    func presentation(at now: Now) -> Presentation
+}
+
+extension TimerProgram {
+    public func resting(at now: Now) -> Bool { false }
+    public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] { advance(to: now) }
+}
+
+/// A run that can be paused and resumed: the elapsed time is derived from
+/// the instant it (re)started and what had elapsed before, never summed
+/// from ticks.
+public struct Run: Equatable, Sendable {
+    public var since: Instant
+    public var before: Duration
+
+    public init(since: Instant, before: Duration = .zero) {
+        self.since = since
+        self.before = before
+    }
+
+    public func elapsed(at t: Instant) -> Duration { before + (t - since) }
+    /// The instant the elapsed time reaches `d`.
+    public func instant(whenElapsed d: Duration) -> Instant { since + (d - before) }
+}
+
+/// Blink rates, chosen so each state reads differently at a glance.
+enum Blinks {
+    /// Paused: the whole display blinks slowly (1 Hz, half on).
+    static func paused(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(500), off: .milliseconds(500)) }
+    /// Ringing: the final value flashes (2 Hz).
+    static func ringing(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(250), off: .milliseconds(250)) }
+    /// Editing: mostly lit, with a short dark blink; restarts lit on each step.
+    static func editing(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(750), off: .milliseconds(250)) }
+}
