@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockLinux, TockMock -> TockHardware -> TockCore
+//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux headers), TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 let package = Package(
     name: "Tock",
@@ -20,8 +20,9 @@ let package = Package(
         .target(name: "TockCore"),
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockHardware"]),
+        .target(name: "CTockLinux"),
         .target(name: "TockLinux", dependencies: [
-            "TockHardware",
+            "TockHardware", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [

@@ -19,10 +19,13 @@ public struct CalendarCountdown: TimerProgram, Equatable {
     public private(set) var state: State
     public let target: WallTime
     public let alarm: AlarmSettings
+    /// The last instant the program was brought up to date while counting.
+    private var observed: Instant
 
     public init(target: WallTime, alarm: AlarmSettings, at now: Now) {
         self.target = target
         self.alarm = alarm
+        observed = now.monotonic
         state = now.wall < target ? .counting : .over
     }
 
@@ -63,10 +66,16 @@ public struct CalendarCountdown: TimerProgram, Equatable {
     }
 
     public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
-        if case .counting = state, now.wall >= target {
-            // Ring from the instant the clock read the target; after a step
-            // past it, from now.
-            state = .ringing(since: min(now.monotonic(at: target), now.monotonic))
+        if case .counting = state {
+            if now.wall >= target {
+                // Ring from the instant the clock read the target (exact even
+                // after a late wake-up); after a step of the clock past it,
+                // from when the step was noticed: the moment was never
+                // heard, so the whole ring time is owed.
+                state = .ringing(since: min(max(now.monotonic(at: target), observed), now.monotonic))
+            } else {
+                observed = max(observed, now.monotonic)
+            }
         }
         if case .ringing(let since) = state, since + alarm.ringFor <= now.monotonic {
             state = .over

@@ -101,7 +101,7 @@ public struct CountTimer: TimerProgram, Equatable {
             guard next != v else { return noChirp }
             state = .editing(value: next, changedAt: t)
         case (.editing(let v, _), .pressed(.stop)), (.editing(let v, _), .repeated(.stop)):
-            let next = max(v - Self.step(below: v), Settings.shortestPreset)
+            let next = max(v - Self.step(below: v), min(v, Settings.shortestPreset))
             guard next != v else { return noChirp }
             state = .editing(value: next, changedAt: t)
         case (.editing(let v, _), .pressed(.reset)):

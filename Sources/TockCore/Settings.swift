@@ -19,7 +19,8 @@ public struct Settings: Equatable, Sendable {
 
     /// The longest value a 4-digit `HH:MM` display can show.
     public static let longestPreset: Duration = .seconds(99 * 3600 + 59 * 60)
-    /// The shortest preset edit mode allows (one edit step).
+    /// The shortest preset edit mode steps down to (one edit step; the
+    /// configuration file may give shorter ones).
     public static let shortestPreset: Duration = .seconds(10)
 }
 

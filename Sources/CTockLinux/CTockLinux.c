@@ -1,0 +1,2 @@
+// A C target needs one source file; everything is in the header.
+#include "CTockLinux.h"

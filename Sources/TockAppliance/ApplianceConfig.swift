@@ -1,0 +1,111 @@
+import Foundation
+import TockCore
+import Yams
+
+/// The configuration file, parsed and checked. `settings` is what the core
+/// needs; the rest is for the simulator and the hardware around it.
+public struct ApplianceConfig: Equatable, Sendable {
+    public var settings = Settings()
+    /// Where the Up/Down switch starts in the simulator.
+    public var switchPosition: SwitchPosition = .down
+    /// Status LEDs fitted (a subset of `Appliance.ledNames`).
+    public var leds: [String] = []
+
+    public init() {}
+
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds"]
+
+    /// Read and check a file; every problem is reported at once.
+    public static func load(path: String) throws -> ApplianceConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 1, key: "", message: "cannot read the file (does it exist, and may this user read it?)")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 1, key: "", message: "is not UTF-8 text")])
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    public static func parse(yaml: String, file: String) throws -> ApplianceConfig {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw ConfigError(problems: [yamlProblem(error, file: file)])
+        }
+        var config = ApplianceConfig()
+        guard let root else { return config }  // an empty file: all defaults
+        let r = ConfigReader(file: file)
+        config.read(root, r)
+        if !r.problems.isEmpty { throw ConfigError(problems: r.problems) }
+        return config
+    }
+
+    private mutating func read(_ root: Node, _ r: ConfigReader) {
+        let top = r.mapping(root, "", allowed: Self.topKeys)
+        if let n = top["mode"], let m = r.choice(n, "mode", Settings.Mode.allCases.map(\.rawValue)) {
+            settings.mode = Settings.Mode(rawValue: m)!
+        }
+        if let n = top["switch"], let s = r.choice(n, "switch", ["up", "down"]) {
+            switchPosition = SwitchPosition(rawValue: s)!
+        }
+        if let n = top["timer"] {
+            let t = r.mapping(n, "timer", allowed: ["presets"])
+            if let p = t["presets"], let items = r.list(p, "timer.presets") {
+                if items.isEmpty { r.problem(p, "timer.presets", "needs at least one duration") }
+                let parsed = items.enumerated().map { i, item in
+                    r.duration(item, "timer.presets[\(i)]", min: .seconds(1), max: Settings.longestPreset)
+                }
+                if !items.isEmpty, parsed.allSatisfy({ $0 != nil }) { settings.presets = parsed.map { $0! } }
+            }
+        }
+        if let n = top["countdown"] {
+            let c = r.mapping(n, "countdown", allowed: ["until"])
+            if let u = c["until"], let s = r.string(u, "countdown.until") {
+                do { settings.countdownUntil = try CalendarText.parse(s) } catch { r.problem(u, "countdown.until", error.description) }
+            }
+        }
+        if let n = top["interval"] {
+            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds"])
+            if let v = i["work"], let d = r.duration(v, "interval.work", min: .seconds(1), max: Settings.longestPreset) { settings.interval.work = d }
+            if let v = i["rest"], let d = r.duration(v, "interval.rest", min: .zero, max: Settings.longestPreset) { settings.interval.rest = d }
+            if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
+        }
+        if let n = top["alarm"] {
+            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp"])
+            if let v = a["ring_for"], let d = r.duration(v, "alarm.ring_for", min: .seconds(1), max: .seconds(3600)) { settings.alarm.ringFor = d }
+            if let v = a["escalate_after"], let d = r.duration(v, "alarm.escalate_after", min: .zero, max: .seconds(3600)) { settings.alarm.escalateAfter = d }
+            if let v = a["warn_last"], let k = r.int(v, "alarm.warn_last", 0...10) { settings.alarm.warnLast = k }
+            if let v = a["chirp"], let b = r.bool(v, "alarm.chirp") { settings.alarm.chirp = b }
+        }
+        if let n = top["input"] {
+            let i = r.mapping(n, "input", allowed: ["debounce", "long_press"])
+            if let v = i["debounce"], let d = r.duration(v, "input.debounce", min: .milliseconds(1), max: .milliseconds(200)) { settings.input.debounce = d }
+            if let v = i["long_press"], let d = r.duration(v, "input.long_press", min: .milliseconds(300), max: .seconds(10)) { settings.input.longPress = d }
+        }
+        if let n = top["display"] {
+            let d = r.mapping(n, "display", allowed: ["digits", "brightness"])
+            if let v = d["digits"], let k = r.choice(v, "display.digits", ["4", "8"]) { settings.display.digits = Int(k)! }
+            if let v = d["brightness"], let k = r.int(v, "display.brightness", 0...7) { settings.display.brightness = k }
+        }
+        if let n = top["leds"], let items = r.list(n, "leds") {
+            leds = items.enumerated().compactMap { i, item in r.choice(item, "leds[\(i)]", Appliance.ledNames) }
+        }
+        // Cross-field rules.
+        if settings.mode == .countdown, settings.countdownUntil == nil, !r.problems.contains(where: { $0.key.hasPrefix("countdown") }) {
+            r.problem(top["mode"], "countdown.until", "mode is countdown, so countdown.until is needed (e.g. 2026-12-24T18:00:00+01:00)")
+        }
+        if settings.input.longPress <= settings.input.debounce {
+            r.problem(top["input"], "input.long_press", "must be longer than input.debounce")
+        }
+    }
+
+    private static func yamlProblem(_ error: YamlError, file: String) -> ConfigProblem {
+        let text = error.description
+        // Yams says "LINE:COLUMN: error: ..." for syntax errors.
+        let head = text.split(separator: ":", maxSplits: 2)
+        let line = head.first.flatMap { Int($0) } ?? 1
+        let message = text.split(separator: "\n").first.map(String.init) ?? text
+        return ConfigProblem(file: file, line: line, key: "", message: "not valid YAML: \(message)")
+    }
+}

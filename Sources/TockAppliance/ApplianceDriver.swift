@@ -1,0 +1,95 @@
+import Logging
+import TockCore
+import TockHardware
+
+/// The imperative shell around the core: feeds it events with "now" from
+/// the clock it was given, and carries its commands out to the display,
+/// the buzzer, the LEDs, the trace and the wake-up scheduler. The same
+/// driver runs under the real reactor and under virtual time.
+public final class ApplianceDriver {
+    public private(set) var core: Appliance
+    private let clock: () -> Now
+    private let display: any SegmentDisplay
+    private let sounder: any Sounder
+    private let leds: [String: any DigitalOutput]
+    private let log: Logger
+    public var trace: TraceWriter?
+    /// Called with the wake-up deadlines after every event.
+    public var onWake: ((Instant?, WallTime?) -> Void)?
+    /// Called with every batch of commands (for screens and status).
+    public var onCommands: (([Appliance.Command]) -> Void)?
+    /// The last state and frame carried out.
+    public private(set) var state: StateName?
+    public private(set) var frame: Frame?
+    public private(set) var tone: Tone?
+    /// Output faults seen so far, by device (logged once each until it recovers).
+    private var faulty: Set<String> = []
+
+    public init(core: Appliance, clock: @escaping () -> Now, display: any SegmentDisplay, sounder: any Sounder,
+                leds: [String: any DigitalOutput], log: Logger) {
+        self.core = core
+        self.clock = clock
+        self.display = display
+        self.sounder = sounder
+        self.leds = leds
+        self.log = log
+    }
+
+    /// Drive the buzzer off first (whatever a crash left behind), then show
+    /// the initial state.
+    public func start() {
+        output("buzzer") { try sounder.sound(nil) }
+        let now = clock()
+        perform(core.start(at: now), at: now.monotonic)
+    }
+
+    public func edge(_ e: Edge) { handle(.edge(e.line, active: e.active, at: e.timestamp)) }
+    public func tick() { handle(.tick) }
+    public func clockStepped() { handle(.clockStepped) }
+    public func action(_ a: ButtonAction) { handle(.action(a)) }
+
+    /// Every exit path: buzzer off, display dark, LEDs off.
+    public func shutdown() {
+        output("buzzer") { try sounder.sound(nil) }
+        if let f = frame { output("display") { try display.show(f.dark) } }
+        for (name, led) in leds { output("led \(name)") { try led.set(false) } }
+    }
+
+    private func handle(_ event: Appliance.Event) {
+        let now = clock()
+        perform(core.handle(event, at: now), at: now.monotonic)
+    }
+
+    private func perform(_ commands: [Appliance.Command], at t: Instant) {
+        for c in commands {
+            trace?.record(c, at: t)
+            switch c {
+            case .render(let f):
+                frame = f
+                output("display") { try display.show(f) }
+            case .buzzer(let tone):
+                self.tone = tone
+                output("buzzer") { try sounder.sound(tone) }
+            case .state(let s):
+                if let old = state { log.info("state \(old.rawValue) -> \(s.rawValue)") }
+                state = s
+            case .led(let name, let lit):
+                if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
+            case .wake(let m, let w):
+                onWake?(m, w)
+            }
+        }
+        onCommands?(commands)
+    }
+
+    /// A failing output is logged once and the appliance keeps running: a
+    /// missing display must not stop the alarm from sounding.
+    private func output(_ device: String, _ write: () throws -> Void) {
+        do {
+            try write()
+            if faulty.remove(device) != nil { log.notice("\(device) works again") }
+        } catch {
+            if faulty.insert(device).inserted { log.error("\(device): \(error)") }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TockCore
+
+/// Calendar instants as the configuration and `--epoch` take them: ISO 8601
+/// with an explicit offset (`2026-12-24T18:00:00+01:00`, `...Z`), or a
+/// local time with a named zone in brackets (`2026-12-24T18:00[Europe/Berlin]`,
+/// as RFC 9557 writes it). A time without a zone is refused: a countdown to
+/// a fixed instant must read the same on every box, whatever its own zone.
+public enum CalendarText {
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ text: String) throws(Invalid) -> WallTime {
+        var s = text.trimmingSpaces
+        var zone: TimeZone? = nil
+        if s.hasSuffix("]"), let open = s.lastIndex(of: "[") {
+            let name = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
+            guard let z = TimeZone(identifier: name) else {
+                throw Invalid(description: "\"\(text)\": unknown time zone \"\(name)\" (use a tz database name such as Europe/Berlin)")
+            }
+            zone = z
+            s = String(s[..<open])
+        }
+        // Split date, time and offset by hand: the grammar is small and
+        // Foundation's ISO 8601 parser accepts less (no zone names).
+        guard s.count >= 16, let t = s.firstIndex(where: { $0 == "T" || $0 == " " }) else { throw malformed(text) }
+        let date = s[..<t].split(separator: "-")
+        var clock = Substring(s[s.index(after: t)...])
+        var offsetSeconds: Int? = nil
+        if clock.hasSuffix("Z") {
+            offsetSeconds = 0
+            clock = clock.dropLast()
+        } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let off = clock[clock.index(after: sign)...].replacingOccurrences(of: ":", with: "")
+            guard off.count == 4 || off.count == 2, let v = Int(off) else { throw malformed(text) }
+            let hhmm = off.count == 2 ? v * 100 : v
+            guard hhmm / 100 <= 18, hhmm % 100 < 60 else { throw malformed(text) }
+            offsetSeconds = (clock[sign] == "-" ? -1 : 1) * (hhmm / 100 * 3600 + hhmm % 100 * 60)
+            clock = clock[..<sign]
+        }
+        guard offsetSeconds != nil || zone != nil else {
+            throw Invalid(description: "\"\(text)\" has no zone or offset; write e.g. \(text)+01:00, \(text)Z or \(text)[Europe/Berlin]")
+        }
+        guard offsetSeconds == nil || zone == nil else {
+            throw Invalid(description: "\"\(text)\": give an offset or a zone name, not both")
+        }
+        let hms = clock.split(separator: ":")
+        guard date.count == 3, hms.count == 2 || hms.count == 3,
+              let y = Int(date[0]), let mo = Int(date[1]), let d = Int(date[2]),
+              let h = Int(hms[0]), let mi = Int(hms[1]) else { throw malformed(text) }
+        var nanos: Int64 = 0
+        var sec = 0
+        if hms.count == 3 {
+            let sp = hms[2].split(separator: ".", omittingEmptySubsequences: false)
+            guard let s0 = Int(sp[0]), sp.count <= 2 else { throw malformed(text) }
+            sec = s0
+            if sp.count == 2 {
+                let frac = String(sp[1].prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
+                guard let f = Int64(frac) else { throw malformed(text) }
+                nanos = f
+            }
+        }
+        guard (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi), (0...60).contains(sec) else {
+            throw Invalid(description: "\"\(text)\": a field is out of range")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone ?? TimeZone(secondsFromGMT: offsetSeconds!)!
+        let parts = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
+        guard let when = calendar.date(from: parts),
+              calendar.component(.day, from: when) == d else {
+            throw Invalid(description: "\"\(text)\": no such date")
+        }
+        return WallTime(nanoseconds: Int64(when.timeIntervalSince1970.rounded()) * 1_000_000_000 + nanos)
+    }
+
+    private static func malformed(_ text: String) -> Invalid {
+        Invalid(description: "\"\(text)\" is not a date-time; write e.g. 2026-12-24T18:00:00+01:00 or 2026-12-24T18:00[Europe/Berlin]")
+    }
+
+    /// `2026-12-24T17:00:00Z`, for logs and status.
+    public static func format(_ w: WallTime) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: Date(timeIntervalSince1970: Double(w.nanoseconds / 1_000_000_000)))
+    }
+}

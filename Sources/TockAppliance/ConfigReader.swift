@@ -1,0 +1,141 @@
+import Yams
+
+/// One thing wrong with a configuration file, said so a person can fix it:
+/// `/etc/tock/config.yaml:12: alarm.ring_for: "6o s" is not a duration`.
+public struct ConfigProblem: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var key: String
+    public var message: String
+
+    public var description: String { "\(file):\(line): \(key.isEmpty ? "" : "\(key): ")\(message)" }
+}
+
+/// Every problem found in a file; a file with any problem is refused whole.
+public struct ConfigError: Error, CustomStringConvertible {
+    public var problems: [ConfigProblem]
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// Walks a YAML document collecting typed values and problems, with the
+/// line and dotted key of each. Unknown keys are problems: a typo must not
+/// be silently ignored.
+final class ConfigReader {
+    let file: String
+    private(set) var problems: [ConfigProblem] = []
+
+    init(file: String) { self.file = file }
+
+    func problem(_ node: Node?, _ key: String, _ message: String) {
+        problems.append(ConfigProblem(file: file, line: node?.mark?.line ?? 1, key: key, message: message))
+    }
+
+    /// The keys of a mapping, refusing unknown and repeated ones.
+    func mapping(_ node: Node, _ path: String, allowed: [String]) -> [String: Node] {
+        guard case .mapping(let m) = node else {
+            problem(node, path, "expected a section of keys (\(allowed.joined(separator: ", ")))")
+            return [:]
+        }
+        var out: [String: Node] = [:]
+        for (k, v) in m {
+            guard case .scalar(let s) = k else { problem(k, path, "keys must be plain words"); continue }
+            let key = s.string
+            let full = path.isEmpty ? key : "\(path).\(key)"
+            if out[key] != nil {
+                problem(k, full, "appears twice; keep one")
+            } else if !allowed.contains(key) {
+                let hint = closest(key, in: allowed).map { "; did you mean \($0)?" } ?? ""
+                problem(k, full, "unknown key\(hint) (known here: \(allowed.joined(separator: ", ")))")
+            } else {
+                out[key] = v
+            }
+        }
+        return out
+    }
+
+    func string(_ node: Node, _ key: String) -> String? {
+        guard case .scalar(let s) = node, !s.string.isEmpty else {
+            problem(node, key, "expected a value")
+            return nil
+        }
+        return s.string
+    }
+
+    func choice(_ node: Node, _ key: String, _ options: [String]) -> String? {
+        guard let s = string(node, key) else { return nil }
+        guard options.contains(s) else {
+            problem(node, key, "\"\(s)\" is not one of \(options.joined(separator: ", "))")
+            return nil
+        }
+        return s
+    }
+
+    func duration(_ node: Node, _ key: String, min: Duration = .nanoseconds(1), max: Duration? = nil) -> Duration? {
+        guard let s = string(node, key) else { return nil }
+        let d: Duration
+        do { d = try DurationText.parse(s) } catch {
+            problem(node, key, error.description)
+            return nil
+        }
+        if d < min {
+            problem(node, key, "\(s) is too short (at least \(DurationText.format(min)))")
+            return nil
+        }
+        if let max, d > max {
+            problem(node, key, "\(s) is too long (at most \(DurationText.format(max)))")
+            return nil
+        }
+        return d
+    }
+
+    func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) -> Int? {
+        guard let s = string(node, key) else { return nil }
+        guard let n = Int(s), range.contains(n) else {
+            problem(node, key, "\"\(s)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return n
+    }
+
+    func bool(_ node: Node, _ key: String) -> Bool? {
+        guard let s = string(node, key) else { return nil }
+        switch s.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            problem(node, key, "\"\(s)\" is not true or false")
+            return nil
+        }
+    }
+
+    func list(_ node: Node, _ key: String) -> [Node]? {
+        switch node {
+        case .sequence(let seq): return Array(seq)
+        case .scalar: return [node]  // a single value stands for a list of one
+        default:
+            problem(node, key, "expected a list, e.g. [5m, 10m]")
+            return nil
+        }
+    }
+
+    /// The allowed key nearest to a typo, if it is near enough.
+    private func closest(_ key: String, in allowed: [String]) -> String? {
+        let scored = allowed.map { ($0, editDistance(Array(key), Array($0))) }.min { $0.1 < $1.1 }
+        guard let (best, d) = scored, d <= max(1, key.count / 3) else { return nil }
+        return best
+    }
+
+    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var prev = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cur = row[j]
+                row[j] = Swift.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = cur
+            }
+        }
+        return row[b.count]
+    }
+}

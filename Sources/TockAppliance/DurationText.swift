@@ -1,0 +1,93 @@
+/// Durations as people write them in the configuration file, on the
+/// command line and in the control socket: `10s`, `5m`, `12m30s`, `1h`,
+/// `1h30m`, `250ms`, `0.5s`, or clock style `1:30` (m:ss) and `1:00:00`
+/// (h:mm:ss).
+public enum DurationText {
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ text: String) throws(Invalid) -> Duration {
+        let s = text.trimmingSpaces
+        guard !s.isEmpty else { throw Invalid(description: "empty duration") }
+        if s.contains(":") { return try clock(s) }
+        var total: Int64 = 0
+        var rest = Substring(s)
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !number.isEmpty else {
+                throw Invalid(description: "\"\(text)\" is not a duration (write e.g. 90s, 5m, 12m30s, 1h, 250ms or 1:30)")
+            }
+            rest = rest.dropFirst(number.count)
+            let unit = rest.prefix { $0.isLetter }
+            rest = rest.dropFirst(unit.count)
+            let scale: Int64
+            switch unit {
+            case "h": scale = 3_600_000_000_000
+            case "m", "min": scale = 60_000_000_000
+            case "s": scale = 1_000_000_000
+            case "ms": scale = 1_000_000
+            case "":
+                throw Invalid(description: "\"\(text)\" needs a unit (write e.g. \(number)s or \(number)m)")
+            default:
+                throw Invalid(description: "\"\(text)\": unknown unit \"\(unit)\" (use h, m, s or ms)")
+            }
+            guard let value = decimal(number, scale: scale) else {
+                throw Invalid(description: "\"\(text)\": \"\(number)\" is not a number")
+            }
+            total += value
+        }
+        return .nanoseconds(total)
+    }
+
+    private static func clock(_ s: String) throws(Invalid) -> Duration {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let nums = Optional(parts.compactMap { Int64($0) }), nums.count == parts.count else {
+            throw Invalid(description: "\"\(s)\" is not a duration (clock style is m:ss or h:mm:ss)")
+        }
+        for n in nums.dropFirst() where n >= 60 {
+            throw Invalid(description: "\"\(s)\": minutes and seconds after a colon must be under 60")
+        }
+        let seconds = nums.reduce(0) { $0 * 60 + $1 }
+        return .seconds(seconds)
+    }
+
+    /// `12.5` scaled to an integer without going through floating point.
+    private static func decimal(_ text: Substring, scale: Int64) -> Int64? {
+        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count <= 2, let whole = Int64(pieces[0].isEmpty ? "0" : pieces[0]) else { return nil }
+        var value = whole * scale
+        if pieces.count == 2 {
+            var unit = scale
+            for digit in pieces[1] {
+                guard let d = digit.wholeNumberValue else { return nil }
+                unit /= 10
+                value += Int64(d) * unit
+            }
+        }
+        return value
+    }
+
+    /// The shortest text that parses back to `d` (`12m30s`, `1h`, `250ms`).
+    public static func format(_ d: Duration) -> String {
+        var n = d.nanoseconds
+        guard n > 0 else { return "0s" }
+        var out = ""
+        for (unit, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000)] where n >= size {
+            out += "\(n / size)\(unit)"
+            n %= size
+        }
+        return out.isEmpty ? "\(n / 1000)us" : out
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first?.isWhitespace == true { s = s.dropFirst() }
+        while s.last?.isWhitespace == true { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,63 @@
+import TockCore
+
+/// Writes the trace: JSON Lines, one object per change, each with `t`
+/// (seconds from the start, millisecond precision) and one of `display`,
+/// `buzzer`, `state` or `led.NAME`.
+public final class TraceWriter {
+    private let origin: Instant
+    private let leds: Set<String>
+    private let sink: (String) -> Void
+    private var buzzer: Bool? = nil
+
+    /// `sink` receives each line without its newline.
+    public init(origin: Instant, leds: [String], sink: @escaping (String) -> Void) {
+        self.origin = origin
+        self.leds = Set(leds)
+        self.sink = sink
+    }
+
+    public func record(_ command: Appliance.Command, at t: Instant) {
+        switch command {
+        case .render(let frame):
+            write(t, "\"display\":\(json(frame.text))")
+        case .buzzer(let tone):
+            // The trace says sounding or not; pitch changes are not changes here.
+            let on = tone != nil
+            guard on != buzzer else { return }
+            buzzer = on
+            write(t, "\"buzzer\":\(on)")
+        case .state(let s):
+            write(t, "\"state\":\(json(s.rawValue))")
+        case .led(let name, let lit):
+            guard leds.contains(name) else { return }
+            write(t, "\(json("led." + name)):\(lit)")
+        case .wake:
+            break
+        }
+    }
+
+    private func write(_ t: Instant, _ field: String) {
+        sink("{\"t\":\(Self.seconds(t - origin)),\(field)}")
+    }
+
+    /// Seconds with exactly three decimals (millisecond precision, rounded
+    /// down so an event never appears later than it happened).
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.nanoseconds / 1_000_000
+        let frac = ms % 1000
+        return "\(ms / 1000).\(frac < 10 ? "00" : frac < 100 ? "0" : "")\(frac)"
+    }
+
+    private func json(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where u.value < 0x20: out += "\\u00\(u.value < 0x10 ? "0" : "")\(String(u.value, radix: 16))"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

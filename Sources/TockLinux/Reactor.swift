@@ -1,0 +1,216 @@
+import Glibc
+import SystemPackage
+
+/// The appliance's single-threaded event loop: one epoll instance waiting
+/// on a `CLOCK_BOOTTIME` timerfd (the next monotonic deadline), a
+/// `CLOCK_REALTIME` timerfd (the next calendar deadline, which also reports
+/// clock steps), a signalfd, and the descriptors the caller watches.
+///
+/// Nothing polls: with no deadline armed and no input, `run()` sleeps in
+/// `epoll_wait` without a timeout and the process is never woken.
+///
+/// Create it before any other thread starts and run it on that thread
+/// (see `SignalFD`).
+public final class Reactor {
+    /// Counters for tests, benchmarks and the status log.
+    public struct Stats: Equatable, Sendable {
+        /// Returns from `epoll_wait` with at least one ready descriptor.
+        public var wakeUps = 0
+        /// Expirations read from the two timerfds (kernel counts, summed).
+        public var timerExpirations: UInt64 = 0
+        /// `timerfd_settime` calls: arming, disarming, re-arming.
+        public var rearms = 0
+        /// Signals read from the signalfd.
+        public var signals = 0
+        /// `ECANCELED` reads of the real-time timerfd.
+        public var clockSteps = 0
+
+        public init() {}
+    }
+
+    /// A deadline passed: the boottime one, the realtime one, or both;
+    /// called once per wake-up however late the loop is.
+    public var onTimer: (() -> Void)?
+    /// The real-time clock was stepped while a wall deadline was armed;
+    /// calendar deadlines should be re-evaluated.
+    public var onClockStepped: (() -> Void)?
+    /// One of the blocked signals arrived. When nil, a signal stops the
+    /// loop: these signals ask for termination, and swallowing them would
+    /// leave Ctrl-C without effect.
+    public var onSignal: ((CInt) -> Void)?
+
+    public private(set) var stats = Stats()
+
+    private let epoll: Epoll
+    private let boottimeTimer: TimerFD
+    private let realtimeTimer: TimerFD
+    private let signalFD: SignalFD
+    private var monotonicDeadline = DeadlineState.disarmed
+    private var wallDeadline = DeadlineState.disarmed
+    private var handlers: [CInt: () -> Void] = [:]
+    private var isRunning = false
+    private var stopRequested = false
+    /// A clock step reported while arming rather than by a read; it is
+    /// delivered before the loop next waits.
+    private var stepFoundWhileArming = false
+
+    /// Blocks `signals` on the calling thread (they arrive through
+    /// `onSignal`) and opens the epoll instance and both timerfds.
+    public init(signals: [CInt] = SignalFD.defaultSignals) throws {
+        signalFD = try SignalFD(signals: signals)
+        epoll = try Epoll()
+        boottimeTimer = try TimerFD(clock: .boottime)
+        realtimeTimer = try TimerFD(clock: .realtime)
+        try epoll.add(signalFD.descriptor)
+        try epoll.add(boottimeTimer.descriptor)
+        try epoll.add(realtimeTimer.descriptor)
+    }
+
+    /// Calls `handler` on every wake-up while `fd` has input pending. The
+    /// handler must read what is pending (epoll is level-triggered) and must
+    /// not be given a descriptor that is already watched.
+    public func watch(_ fd: CInt, _ handler: @escaping () -> Void) throws {
+        precondition(handlers[fd] == nil && !isInternal(fd), "descriptor \(fd) is already watched by the reactor")
+        try epoll.add(FileDescriptor(rawValue: fd))
+        handlers[fd] = handler
+    }
+
+    /// Stops watching `fd`; call it before closing `fd`. A handler may
+    /// unwatch descriptors, its own included.
+    public func unwatch(_ fd: CInt) throws {
+        precondition(handlers[fd] != nil, "descriptor \(fd) is not watched by the reactor")
+        handlers[fd] = nil
+        try epoll.remove(FileDescriptor(rawValue: fd))
+    }
+
+    /// Arm the wake-up deadlines (absolute). nil disarms. Re-arms a timerfd
+    /// only when its deadline changed (no syscall otherwise).
+    ///
+    /// A deadline that has already been reported through `onTimer` counts
+    /// as unchanged, so handing the same past deadline back does not wake
+    /// the loop again. The realtime timerfd is armed only for a wall
+    /// deadline; clock steps are detected while one is armed.
+    public func arm(monotonic: Instant?, wall: WallTime?) throws {
+        try update(boottimeTimer, &monotonicDeadline, to: monotonic?.nanoseconds)
+        try update(realtimeTimer, &wallDeadline, to: wall?.nanoseconds)
+    }
+
+    /// Waits for and dispatches events until `stop()` is called. Each
+    /// wake-up drains the timerfds and the signalfd, then calls, in order:
+    /// `onSignal` per signal, the handlers of ready watched descriptors,
+    /// `onClockStepped`, and `onTimer` at most once.
+    public func run() throws {
+        precondition(!isRunning, "Reactor.run() called from inside a handler")
+        isRunning = true
+        defer {
+            isRunning = false
+            stopRequested = false
+        }
+        while !stopRequested {
+            if stepFoundWhileArming {
+                stepFoundWhileArming = false
+                stats.clockSteps += 1
+                onClockStepped?()
+                continue
+            }
+            try dispatch(epoll.wait(timeout: nil))
+        }
+    }
+
+    /// Makes `run()` return once the current wake-up has been dispatched.
+    /// Called while the loop is not running, the next `run()` returns at
+    /// once.
+    public func stop() { stopRequested = true }
+
+    // MARK: dispatch
+
+    private func dispatch(_ ready: [FileDescriptor]) throws {
+        stats.wakeUps += 1
+        var deadlinePassed = false
+        var clockStepped = false
+        var signals: [CInt] = []
+        var watched: [CInt] = []
+        for fd in ready {
+            switch fd {
+            case boottimeTimer.descriptor:
+                deadlinePassed = try drain(boottimeTimer, &monotonicDeadline) || deadlinePassed
+            case realtimeTimer.descriptor:
+                switch try realtimeTimer.read() {
+                case .expired(let count):
+                    stats.timerExpirations += count
+                    wallDeadline.expired()
+                    deadlinePassed = true
+                case .clockStepped:
+                    stats.clockSteps += 1
+                    clockStepped = true
+                    try reprogramAfterStep()
+                case .nothing:
+                    break
+                }
+            case signalFD.descriptor:
+                signals += try signalFD.read()
+            default:
+                watched.append(fd.rawValue)
+            }
+        }
+        stats.signals += signals.count
+        for signal in signals {
+            if let onSignal { onSignal(signal) } else { stop() }
+        }
+        for fd in watched {
+            // Looked up now: an earlier handler may have unwatched it.
+            handlers[fd]?()
+        }
+        if clockStepped { onClockStepped?() }
+        if deadlinePassed { onTimer?() }
+    }
+
+    private func drain(_ timer: TimerFD, _ state: inout DeadlineState) throws -> Bool {
+        guard case .expired(let count) = try timer.read() else { return false }
+        stats.timerExpirations += count
+        state.expired()
+        return true
+    }
+
+    /// timerfd_create(2): after a clock step the read fails with
+    /// `ECANCELED`, and fs/timerfd.c discards an expiry it had counted (a
+    /// step past the deadline fires the timer and cancels it at once).
+    /// Arming the same deadline again makes the kernel fire it now if it
+    /// has passed, and keeps step detection on. A deadline already
+    /// delivered may lie ahead again after a step back, so it is forgotten:
+    /// the caller re-evaluates and arms what it still needs.
+    private func reprogramAfterStep() throws {
+        switch wallDeadline {
+        case .armed(let ns):
+            try program(realtimeTimer, ns)
+        case .delivered:
+            wallDeadline = .disarmed
+        case .disarmed:
+            break
+        }
+    }
+
+    private func update(_ timer: TimerFD, _ state: inout DeadlineState, to deadline: Int64?) throws {
+        switch state.transition(to: deadline) {
+        case .none:
+            break
+        case .arm(let ns):
+            try program(timer, ns)
+        case .disarm:
+            try timer.disarm()
+            stats.rearms += 1
+        }
+    }
+
+    private func program(_ timer: TimerFD, _ ns: Int64) throws {
+        stats.rearms += 1
+        if try timer.arm(nanoseconds: ns) == .armedAfterClockStep {
+            stepFoundWhileArming = true
+        }
+    }
+
+    private func isInternal(_ fd: CInt) -> Bool {
+        fd == boottimeTimer.descriptor.rawValue || fd == realtimeTimer.descriptor.rawValue
+            || fd == signalFD.descriptor.rawValue
+    }
+}

@@ -1,0 +1,205 @@
+// Swift's Glibc module does not include <sys/epoll.h>, <sys/timerfd.h> or
+// <sys/signalfd.h>; the CTockLinux module declares them.
+import CTockLinux
+import Glibc
+import SystemPackage
+
+/// The one path from this module to the kernel.
+///
+/// Every raw call of TockLinux goes through here, with one errno policy:
+/// - `EINTR` is retried when `retryOnInterrupt` is true (the default), and
+///   never for `close` (close(2): the descriptor is released even when the
+///   call is interrupted, so a retry could close a descriptor another part
+///   of the program has just been given);
+/// - `EAGAIN` is returned as a value (`nil`) where a caller drains a
+///   non-blocking descriptor, not thrown;
+/// - errors that can only come from a bug in this module (`EFAULT`, a bad
+///   `sigset_t`, `EBADF` on close) trap;
+/// - everything else is thrown as an `Errno`.
+///
+/// The C name of each call is kept in its doc comment.
+enum Syscall {
+
+    // MARK: epoll
+
+    /// `epoll_create1(EPOLL_CLOEXEC)`, epoll_create1(2).
+    static func epollCreate() throws(Errno) -> FileDescriptor {
+        let fd = try check(retryOnInterrupt: false) { epoll_create1(CInt(EPOLL_CLOEXEC)) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// `epoll_ctl(epfd, op, fd, &event)`, epoll_ctl(2). It does not block,
+    /// so it is never interrupted.
+    static func epollControl(
+        _ epoll: FileDescriptor, _ operation: CInt, _ fd: FileDescriptor, events: UInt32
+    ) throws(Errno) {
+        var event = epoll_event()
+        event.events = events
+        event.data = epoll_data_t(fd: fd.rawValue)
+        _ = try check(retryOnInterrupt: false) {
+            epoll_ctl(epoll.rawValue, operation, fd.rawValue, &event)
+        }
+    }
+
+    /// `epoll_wait(epfd, events, maxevents, timeout)`, epoll_wait(2).
+    /// Returns how many entries of `events` the kernel filled.
+    ///
+    /// signal(7): epoll_wait is never restarted after a signal handler, and
+    /// fails with `EINTR` even without a handler when the process is stopped
+    /// and continued (SIGSTOP/SIGCONT), hence the retry.
+    static func epollWait(
+        _ epoll: FileDescriptor,
+        into events: UnsafeMutableBufferPointer<epoll_event>,
+        timeoutMilliseconds: CInt,
+        retryOnInterrupt: Bool = true
+    ) throws(Errno) -> Int {
+        precondition(events.count > 0, "epoll_wait(2): maxevents must be greater than zero")
+        let n = try check(retryOnInterrupt: retryOnInterrupt) {
+            epoll_wait(epoll.rawValue, events.baseAddress, CInt(events.count), timeoutMilliseconds)
+        }
+        return Int(n)
+    }
+
+    // MARK: timerfd
+
+    /// `timerfd_create(clock, TFD_NONBLOCK | TFD_CLOEXEC)`, timerfd_create(2).
+    static func timerfdCreate(clock: clockid_t) throws(Errno) -> FileDescriptor {
+        let flags = CInt(TFD_NONBLOCK) | CInt(TFD_CLOEXEC)
+        let fd = try check(retryOnInterrupt: false) { timerfd_create(clock, flags) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// `timerfd_settime(fd, flags, &{interval 0, value}, NULL)`,
+    /// timerfd_create(2). A one-shot timer: the interval is always zero.
+    /// A `value` of zero disarms the timer.
+    static func timerfdSetTime(_ fd: FileDescriptor, flags: CInt, value: timespec) throws(Errno) {
+        var spec = itimerspec(it_interval: timespec(tv_sec: 0, tv_nsec: 0), it_value: value)
+        _ = try check(retryOnInterrupt: false) { timerfd_settime(fd.rawValue, flags, &spec, nil) }
+    }
+
+    // MARK: signals
+
+    /// A `sigset_t` holding exactly `signals` (`sigemptyset`, `sigaddset`,
+    /// sigsetops(3)). An invalid signal number is a programming error.
+    static func signalSet(_ signals: [CInt]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals {
+            precondition(sigaddset(&set, signal) == 0, "sigaddset(3): \(signal) is not a valid signal number")
+        }
+        return set
+    }
+
+    /// `pthread_sigmask(how, &set, &old)`, pthread_sigmask(3): changes the
+    /// calling thread's mask and returns the previous one. It fails only
+    /// for an invalid `how`, a programming error.
+    @discardableResult
+    static func threadSignalMask(_ how: CInt, _ set: sigset_t) -> sigset_t {
+        var set = set
+        var old = sigset_t()
+        let error = pthread_sigmask(how, &set, &old)
+        precondition(error == 0, "pthread_sigmask(3) failed: \(Errno(rawValue: error))")
+        return old
+    }
+
+    /// `signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)`, signalfd(2).
+    /// linux/signalfd.h defines `SFD_NONBLOCK` as `O_NONBLOCK` and
+    /// `SFD_CLOEXEC` as `O_CLOEXEC`.
+    static func signalfdCreate(_ set: sigset_t) throws(Errno) -> FileDescriptor {
+        var set = set
+        let flags = O_NONBLOCK | O_CLOEXEC
+        let fd = try check(retryOnInterrupt: false) { signalfd(-1, &set, flags) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    // MARK: clocks
+
+    /// `clock_gettime(clock, &ts)`, clock_gettime(2), in nanoseconds. It
+    /// fails only for an unknown clock or a bad pointer: programming errors.
+    static func clockNanoseconds(_ clock: clockid_t) -> Int64 {
+        var ts = timespec()
+        let result = clock_gettime(clock, &ts)
+        precondition(result == 0, "clock_gettime(2) failed for clock \(clock): \(Errno(rawValue: errno))")
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    // MARK: read, write, close
+
+    /// `read(fd, buffer, count)`, read(2). `nil` when the descriptor is
+    /// non-blocking and nothing is pending (`EAGAIN`).
+    static func read(
+        _ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, retryOnInterrupt: Bool = true
+    ) throws(Errno) -> Int? {
+        do {
+            return try check(retryOnInterrupt: retryOnInterrupt) {
+                Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count)
+            }
+        } catch where error == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// `write(fd, buffer, count)`, write(2). `nil` when the descriptor is
+    /// non-blocking and cannot take more now (`EAGAIN`).
+    static func write(
+        _ fd: FileDescriptor, _ buffer: UnsafeRawBufferPointer, retryOnInterrupt: Bool = true
+    ) throws(Errno) -> Int? {
+        do {
+            return try check(retryOnInterrupt: retryOnInterrupt) {
+                Glibc.write(fd.rawValue, buffer.baseAddress, buffer.count)
+            }
+        } catch where error == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// `close(fd)`, close(2). Never retried: Linux releases the descriptor
+    /// before any error is reported. `EBADF` means this descriptor was
+    /// already closed, a broken ownership rule; other errors (`EINTR`,
+    /// `EIO` from a device flushing) leave nothing to undo.
+    static func close(_ fd: FileDescriptor) {
+        if Glibc.close(fd.rawValue) == -1 {
+            let error = Errno(rawValue: errno)
+            precondition(error != .badFileDescriptor, "close(2): descriptor \(fd.rawValue) was already closed")
+        }
+    }
+
+    // MARK: terminals
+
+    /// `isatty(fd)`, isatty(3).
+    static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
+
+    /// `tcgetattr(fd, &t)`, termios(3). `ENOTTY` when `fd` is not a terminal.
+    static func terminalAttributes(_ fd: FileDescriptor) throws(Errno) -> termios {
+        var attributes = termios()
+        _ = try check(retryOnInterrupt: false) { tcgetattr(fd.rawValue, &attributes) }
+        return attributes
+    }
+
+    /// `tcsetattr(fd, TCSANOW, &t)`, termios(3). It can be interrupted
+    /// while a background process group is being stopped by `SIGTTOU`.
+    static func setTerminalAttributes(
+        _ fd: FileDescriptor, _ attributes: termios, retryOnInterrupt: Bool = true
+    ) throws(Errno) {
+        var attributes = attributes
+        _ = try check(retryOnInterrupt: retryOnInterrupt) { tcsetattr(fd.rawValue, TCSANOW, &attributes) }
+    }
+
+    // MARK: errno policy
+
+    /// Runs `call` until it does not fail with `EINTR` (when asked), and
+    /// turns the C convention (-1 and `errno`) into a thrown `Errno`.
+    private static func check<I: FixedWidthInteger>(
+        retryOnInterrupt: Bool, _ call: () -> I
+    ) throws(Errno) -> I {
+        while true {
+            let result = call()
+            if result != -1 { return result }
+            let error = Errno(rawValue: errno)
+            if error == .interrupted && retryOnInterrupt { continue }
+            precondition(error != .badAddress, "EFAULT: a buffer handed to the kernel was invalid")
+            throw error
+        }
+    }
+}
+

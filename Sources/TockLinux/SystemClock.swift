@@ -1,0 +1,36 @@
+import Glibc
+
+/// The kernel's clocks, read for the core: `CLOCK_BOOTTIME` for durations
+/// and `CLOCK_REALTIME` for civil time.
+///
+/// clock_gettime(2): `CLOCK_BOOTTIME` is `CLOCK_MONOTONIC` plus the time the
+/// system spent suspended, so a countdown keeps counting through a suspend;
+/// it is never stepped. `CLOCK_REALTIME` can be stepped (NTP, `date -s`),
+/// which is why it only ever positions calendar deadlines.
+public struct SystemClock: Sendable {
+    public init() {}
+
+    /// Both clocks, read back to back.
+    public func now() -> Now {
+        Now(
+            monotonic: Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME)),
+            wall: WallTime(nanoseconds: Syscall.clockNanoseconds(CLOCK_REALTIME))
+        )
+    }
+
+    /// Converts a `CLOCK_MONOTONIC` timestamp (the clock of GPIO line
+    /// events, gpio-v2-line-event(2)) to the `CLOCK_BOOTTIME` time line.
+    ///
+    /// The two clocks differ by the total time spent suspended, a constant
+    /// between suspends, so the current offset applies to any recent
+    /// timestamp. The offset is taken against the midpoint of two
+    /// monotonic reads around one boottime read, which halves the error
+    /// from the reads not being simultaneous.
+    public func boottimeFromMonotonic(_ nanoseconds: UInt64) -> Instant {
+        let before = Syscall.clockNanoseconds(CLOCK_MONOTONIC)
+        let boottime = Syscall.clockNanoseconds(CLOCK_BOOTTIME)
+        let after = Syscall.clockNanoseconds(CLOCK_MONOTONIC)
+        let offset = boottime - (before + (after - before) / 2)
+        return Instant(nanoseconds: Int64(nanoseconds) + offset)
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import TockAppliance
+import TockCore
+
+struct Sim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The desk simulator: the appliance on mock GPIO, drawn in the terminal, or replaying a script on virtual time."
+    )
+
+    @Option(name: .long, help: "Configuration file (YAML). Defaults are used without one.")
+    var config: String?
+
+    @Option(name: .long, help: "Replay this script on virtual time instead of taking keys.")
+    var script: String?
+
+    @Option(name: .long, help: "Write the trace (JSON Lines) here; '-' for standard output.")
+    var trace: String?
+
+    @Option(name: .long, help: "The virtual wall clock at t = 0, ISO 8601 with a zone or offset (default: now).")
+    var epoch: String?
+
+    func run() throws {
+        let cfg = try loadConfig(config)
+        if let script {
+            try runScript(cfg, path: script)
+        } else {
+            guard trace == nil || trace == "-" || true else { return }
+            try InteractiveSimulator(config: cfg, tracePath: trace).run()
+        }
+    }
+
+    private func runScript(_ cfg: ApplianceConfig, path: String) throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read the script \(path)")
+        }
+        let parsed: Script
+        do { parsed = try Script.parse(text, file: path) } catch { throw ValidationError(error.description) }
+        let start: WallTime
+        if let epoch {
+            do { start = try CalendarText.parse(epoch) } catch { throw ValidationError("--epoch: \(error.description)") }
+        } else {
+            start = WallTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
+        }
+        let out = try TraceFile(path: trace ?? "-")
+        let sim = ScriptedSimulation(config: cfg, script: parsed, epoch: start, trace: out.write)
+        sim.run()
+        try out.close()
+    }
+}
+
+/// Load the config or exit with every problem listed.
+func loadConfig(_ path: String?) throws -> ApplianceConfig {
+    guard let path else { return ApplianceConfig() }
+    do {
+        return try ApplianceConfig.load(path: path)
+    } catch let e as ConfigError {
+        FileHandle.standardError.write(Data((e.description + "\n").utf8))
+        throw ExitCode(2)
+    }
+}
+
+/// A trace destination: a file, or standard output for "-".
+final class TraceFile {
+    private let handle: FileHandle
+    private var buffer = ""
+    private let ownsHandle: Bool
+
+    init(path: String) throws {
+        if path == "-" {
+            handle = .standardOutput
+            ownsHandle = false
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw ValidationError("cannot write the trace to \(path)")
+            }
+            handle = h
+            ownsHandle = true
+        }
+    }
+
+    func write(_ line: String) {
+        buffer += line
+        buffer += "\n"
+        if buffer.utf8.count > 1 << 16 { flush() }
+    }
+
+    func flush() {
+        handle.write(Data(buffer.utf8))
+        buffer = ""
+    }
+
+    func close() throws {
+        flush()
+        if ownsHandle { try handle.close() }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Tock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tock",
+        abstract: "A count-down / count-up timer, stopwatch, calendar countdown and interval timer for Linux single-board computers.",
+        subcommands: [Sim.self, ConfigCommand.self, Render.self]
+    )
+}

@@ -1,0 +1,105 @@
+import Testing
+@testable import TockAppliance
+import TockCore
+
+@Suite struct ConfigTests {
+    func problems(_ yaml: String) -> [ConfigProblem] {
+        do {
+            _ = try ApplianceConfig.parse(yaml: yaml, file: "/etc/tock/config.yaml")
+            return []
+        } catch let e as ConfigError {
+            return e.problems
+        } catch {
+            Issue.record("unexpected \(error)")
+            return []
+        }
+    }
+
+    @Test func aFullFileParses() throws {
+        let c = try ApplianceConfig.parse(yaml: """
+            mode: interval
+            switch: up
+            timer:
+              presets: [10s, 5m, 12m30s, "1:30", 1h]
+            countdown:
+              until: 2026-12-24T18:00:00+01:00
+            interval: {work: 40s, rest: 20s, rounds: 5}
+            alarm: {ring_for: 2m, escalate_after: 30s, warn_last: 3, chirp: false}
+            input: {debounce: 10ms, long_press: 1.5s}
+            display: {digits: 8, brightness: 3}
+            leds: [running, ringing]
+            """, file: "c.yaml")
+        #expect(c.settings.mode == .interval && c.switchPosition == .up)
+        #expect(c.settings.presets == [.seconds(10), .seconds(300), .seconds(750), .seconds(90), .seconds(3600)])
+        #expect(c.settings.countdownUntil == WallTime(secondsSince1970: 1_798_131_600))  // 17:00Z
+        #expect(c.settings.interval.rounds == 5 && c.settings.interval.rest == .seconds(20))
+        #expect(c.settings.alarm.ringFor == .seconds(120) && !c.settings.alarm.chirp && c.settings.alarm.warnLast == 3)
+        #expect(c.settings.input.debounce == .milliseconds(10) && c.settings.input.longPress == .milliseconds(1500))
+        #expect(c.settings.display.digits == 8 && c.settings.display.brightness == 3)
+        #expect(c.leds == ["running", "ringing"])
+    }
+
+    @Test func anEmptyFileMeansDefaults() throws {
+        #expect(try ApplianceConfig.parse(yaml: "", file: "c.yaml") == ApplianceConfig())
+    }
+
+    @Test func aTypoedKeyIsRefusedWithLineKeyAndSuggestion() {
+        let p = problems("mode: timer\nalarm:\n  ring_fro: 30s\n")
+        #expect(p.count == 1)
+        #expect(p.first?.line == 3 && p.first?.key == "alarm.ring_fro")
+        #expect(p.first?.description.contains("did you mean ring_for?") == true)
+        #expect(p.first?.description.hasPrefix("/etc/tock/config.yaml:3: alarm.ring_fro: unknown key") == true)
+    }
+
+    @Test func everyProblemIsReportedAtOnce() {
+        let p = problems("""
+            mode: egg
+            timer:
+              presets: [5m, 0.5s, 7 minutes]
+            input:
+              debounce: 20
+            display:
+              brightness: high
+            """)
+        #expect(p.map(\.key) == ["mode", "timer.presets[1]", "timer.presets[2]", "input.debounce", "display.brightness"])
+        #expect(p.map(\.line) == [1, 3, 3, 5, 7])
+        #expect(p[1].message.contains("too short"))
+        #expect(p[3].message.contains("needs a unit"))
+    }
+
+    @Test func aCountdownNeedsAnInstantWithAZone() {
+        #expect(problems("mode: countdown\n").first?.key == "countdown.until")
+        let p = problems("mode: countdown\ncountdown:\n  until: 2026-12-24T18:00:00\n")
+        #expect(p.count == 1 && p[0].line == 3 && p[0].message.contains("no zone or offset"))
+    }
+
+    @Test func namedZonesFollowDaylightSaving() throws {
+        // Berlin is UTC+1 in December and UTC+2 in June.
+        #expect(try CalendarText.parse("2026-12-24T18:00[Europe/Berlin]") == WallTime(secondsSince1970: 1_798_131_600))
+        #expect(try CalendarText.parse("2026-06-24T18:00:00[Europe/Berlin]") == WallTime(secondsSince1970: 1_782_316_800))
+        #expect(try CalendarText.parse("2026-06-24T16:00:00Z") == WallTime(secondsSince1970: 1_782_316_800))
+        #expect(try CalendarText.parse("2026-06-24T12:00:00-04:00") == WallTime(secondsSince1970: 1_782_316_800))
+        #expect(throws: CalendarText.Invalid.self) { try CalendarText.parse("2026-02-30T12:00Z") }
+        #expect(throws: CalendarText.Invalid.self) { try CalendarText.parse("2026-06-24T12:00[Mars/Olympus]") }
+    }
+
+    @Test func brokenYAMLNamesTheLine() {
+        let p = problems("mode: timer\ntimer:\n  presets: [5m\n")
+        #expect(p.count == 1 && p[0].message.contains("not valid YAML"))
+        #expect(p[0].line >= 3)
+    }
+
+    @Test func durationsAsPeopleWriteThem() throws {
+        #expect(try DurationText.parse("12m30s") == .seconds(750))
+        #expect(try DurationText.parse("1:30") == .seconds(90))
+        #expect(try DurationText.parse("1:00:00") == .seconds(3600))
+        #expect(try DurationText.parse("250ms") == .milliseconds(250))
+        #expect(try DurationText.parse("0.5s") == .milliseconds(500))
+        #expect(try DurationText.parse("1h30m") == .seconds(5400))
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("1:75") }
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("5 minutes") }
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("12") }
+        #expect(DurationText.format(.seconds(750)) == "12m30s")
+        #expect(DurationText.format(.milliseconds(250)) == "250ms")
+    }
+}

@@ -1,0 +1,84 @@
+@testable import TockCore
+
+/// Seconds on the virtual clock (tests count from an origin of 1000 s).
+func at(_ s: Double) -> Instant { Instant(nanoseconds: 1_000_000_000_000 + Int64((s * 1e9).rounded())) }
+
+let epoch = WallTime(secondsSince1970: 1_800_000_000)
+
+func now(_ s: Double) -> Now { Now(monotonic: at(s), wall: epoch + (at(s) - at(0))) }
+
+/// The core alone on virtual time: takes every wake-up it asks for.
+struct VirtualAppliance {
+    var core: Appliance
+    var t: Instant
+    var wallOffset: Duration = .zero
+    var wake: (Instant?, WallTime?) = (nil, nil)
+    var wakeUps = 0
+    var log: [(Instant, Appliance.Command)] = []
+
+    init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down) {
+        t = at(0)
+        core = Appliance(settings: settings, switchPosition: position, at: now(0))
+        take(core.start(at: clock))
+    }
+
+    var clock: Now { Now(monotonic: t, wall: epoch + (t - at(0)) + wallOffset) }
+
+    mutating func take(_ commands: [Appliance.Command]) {
+        for c in commands {
+            if case .wake(let m, let w) = c { wake = (m, w) } else { log.append((t, c)) }
+        }
+    }
+
+    /// Run until `s` seconds, waking whenever asked.
+    mutating func run(to s: Double) {
+        let end = at(s)
+        while true {
+            let w = [wake.0, wake.1.map { clock.monotonic(at: $0) }].compactMap { $0 }.min()
+            guard let next = w, next <= end else { break }
+            t = max(t, next)
+            wakeUps += 1
+            take(core.handle(.tick, at: clock))
+        }
+        t = end
+    }
+
+    /// A clean press: contact closes at `s`, opens `hold` later.
+    mutating func press(_ b: Button, at s: Double, hold: Double = 0.08) {
+        edge(.button(b), true, at: s)
+        edge(.button(b), false, at: s + hold)
+    }
+
+    mutating func flip(_ p: SwitchPosition, at s: Double) { edge(.directionSwitch, p == .up, at: s) }
+
+    mutating func edge(_ line: InputLine, _ active: Bool, at s: Double) {
+        run(to: s)
+        take(core.handle(.edge(line, active: active, at: at(s)), at: clock))
+    }
+
+    var display: String? { lastFrame?.text }
+    var lastFrame: Frame? {
+        for (_, c) in log.reversed() { if case .render(let f) = c { return f } }
+        return nil
+    }
+    var buzzing: Bool {
+        for (_, c) in log.reversed() { if case .buzzer(let tone) = c { return tone != nil } }
+        return false
+    }
+    var state: StateName { core.stateName }
+
+    /// Instants at which a command matching `match` was issued.
+    func times(_ match: (Appliance.Command) -> Bool) -> [Instant] { log.filter { match($0.1) }.map(\.0) }
+    var chirps: [Instant] {
+        times { if case .buzzer(let t) = $0, t?.hertz == 400 { return true } else { return false } }
+    }
+}
+
+extension Settings {
+    static func timer(_ presets: [Duration] = [.seconds(300)], mode: Mode = .timer) -> Settings {
+        var s = Settings()
+        s.mode = mode
+        s.presets = presets
+        return s
+    }
+}

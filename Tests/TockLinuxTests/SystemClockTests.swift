@@ -1,0 +1,39 @@
+import Glibc
+import Testing
+@testable import TockLinux
+
+struct SystemClockTests {
+    let clock = SystemClock()
+
+    private func read(_ id: clockid_t) -> Int64 {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    @Test func nowReadsBoottimeAndRealtime() {
+        let boottimeBefore = read(CLOCK_BOOTTIME)
+        let now = clock.now()
+        let realtimeAfter = read(CLOCK_REALTIME)
+        let boottimeAfter = read(CLOCK_BOOTTIME)
+        #expect(now.monotonic.nanoseconds >= boottimeBefore)
+        #expect(now.monotonic.nanoseconds <= boottimeAfter)
+        #expect(now.wall.nanoseconds <= realtimeAfter)
+        #expect(clock.now().monotonic >= now.monotonic)
+    }
+
+    @Test func monotonicTimestampsMapOntoBoottime() {
+        let boottimeBefore = read(CLOCK_BOOTTIME)
+        let monotonic = read(CLOCK_MONOTONIC)
+        let boottimeAfter = read(CLOCK_BOOTTIME)
+        let converted = clock.boottimeFromMonotonic(UInt64(monotonic)).nanoseconds
+        // Holds unless the machine suspends during the test; the tolerance
+        // covers only the reads not being simultaneous.
+        #expect(converted >= boottimeBefore - 1_000_000)
+        #expect(converted <= boottimeAfter + 1_000_000)
+        let midpoint = boottimeBefore + (boottimeAfter - boottimeBefore) / 2
+        print("CLOCK_MONOTONIC → CLOCK_BOOTTIME: off by \(converted - midpoint) ns from the bracketing reads",
+              "(window \(boottimeAfter - boottimeBefore) ns); offset applied (time suspended since boot):",
+              millisecondsText(.nanoseconds(converted - monotonic)))
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The interactive desk simulator in a real terminal (tmux): keys press the
+# mock buttons, the big digits and the state line follow, `q` quits and
+# the terminal is restored. Real time: about 6 s.
+set -euo pipefail
+tock=${1:-.build/debug/tock}
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (make deps installs it)"; exit 1; }
+work=$(mktemp -d)
+session=tock-term-$$
+trap 'tmux kill-session -t $session 2>/dev/null || true; rm -rf "$work"' EXIT
+printf 'timer:\n  presets: [3s]\nleds: [running, ringing]\n' > "$work/config.yaml"
+
+tmux new-session -d -s $session -x 100 -y 30 \
+  "stty -a > $work/stty.before; NO_COLOR=1 $tock sim --config $work/config.yaml --trace $work/trace.jsonl; echo \"EXITED \$?\" > $work/rc; stty -a > $work/stty.after; sleep 60"
+
+screen() { tmux capture-pane -p -t $session; }
+# Wait (bounded) until the screen contains a line matching a pattern.
+wait_for() {
+  for _ in $(seq 1 100); do
+    if screen | grep -q -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  echo "FAIL: the screen never showed '$1'; it shows:"; screen; exit 1
+}
+# The big digits for a display text, as tock render draws them.
+digits() { "$tock" render "$1" | head -5; }
+shows_digits() {
+  local want; want=$(digits "$1")
+  for _ in $(seq 1 100); do
+    if screen | sed -n '3,7p' | sed 's/^  //; s/[[:space:]]*$//' | diff -q - <(echo "$want") >/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "FAIL: the display never showed $1; it shows:"; screen; exit 1
+}
+
+wait_for "state: ready"
+shows_digits "00:03"
+tmux send-keys -t $session s
+wait_for "state: running"
+wait_for "● running"
+wait_for "state: ringing"
+shows_digits "00:00"
+tmux send-keys -t $session x
+wait_for "state: done"
+wait_for "buzzer: off"
+tmux send-keys -t $session u
+wait_for "switch: up"
+shows_digits "00:00"
+tmux send-keys -t $session q
+for _ in $(seq 1 100); do [ -s "$work/rc" ] && break; sleep 0.05; done
+grep -q "EXITED 0" "$work/rc" || { echo "FAIL: tock sim did not exit 0: $(cat "$work/rc" 2>/dev/null)"; exit 1; }
+for _ in $(seq 1 40); do [ -s "$work/stty.after" ] && break; sleep 0.05; done
+diff <(tr ' ' '\n' < "$work/stty.before" | grep -E '^-?(icanon|echo)$') \
+     <(tr ' ' '\n' < "$work/stty.after" | grep -E '^-?(icanon|echo)$') \
+  || { echo "FAIL: the terminal was not restored"; exit 1; }
+grep -q '"state":"ringing"' "$work/trace.jsonl" || { echo "FAIL: the real-time trace has no ringing"; exit 1; }
+echo "terminal: 1 passed, 0 failed"
