@@ -21,12 +21,15 @@ let package = Package(
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockHardware"]),
         .target(name: "CTockLinux"),
+        // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
+        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
+        .target(name: "TockGPIOD", dependencies: ["TockHardware", "CGpiod"]),
         .target(name: "TockLinux", dependencies: [
             "TockHardware", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockMock", "TockLinux",
+            "TockCore", "TockHardware", "TockMock", "TockLinux", "TockGPIOD",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -10,10 +10,12 @@ public struct ApplianceConfig: Equatable, Sendable {
     public var switchPosition: SwitchPosition = .down
     /// Status LEDs fitted (a subset of `Appliance.ledNames`).
     public var leds: [String] = []
+    /// Where the parts are wired (used by the gpiod backend).
+    public var hardware = HardwareConfig()
 
     public init() {}
 
-    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds"]
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds"] + hardwareKeys
 
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> ApplianceConfig {
@@ -84,13 +86,14 @@ public struct ApplianceConfig: Equatable, Sendable {
             if let v = i["long_press"], let d = r.duration(v, "input.long_press", min: .milliseconds(300), max: .seconds(10)) { settings.input.longPress = d }
         }
         if let n = top["display"] {
-            let d = r.mapping(n, "display", allowed: ["digits", "brightness"])
+            let d = r.mapping(n, "display", allowed: ["digits", "brightness"] + Self.displayHardwareKeys)
             if let v = d["digits"], let k = r.choice(v, "display.digits", ["4", "8"]) { settings.display.digits = Int(k)! }
             if let v = d["brightness"], let k = r.int(v, "display.brightness", 0...7) { settings.display.brightness = k }
+            readDisplayHardware(d, r)
         }
-        if let n = top["leds"], let items = r.list(n, "leds") {
-            leds = items.enumerated().compactMap { i, item in r.choice(item, "leds[\(i)]", Appliance.ledNames) }
-        }
+        if let n = top["leds"] { readLeds(n, r) }
+        readHardware(top, r)
+        checkLines(top, r)
         // Cross-field rules.
         if settings.mode == .countdown, settings.countdownUntil == nil, !r.problems.contains(where: { $0.key.hasPrefix("countdown") }) {
             r.problem(top["mode"], "countdown.until", "mode is countdown, so countdown.until is needed (e.g. 2026-12-24T18:00:00+01:00)")

@@ -16,6 +16,8 @@ public final class ApplianceDriver {
     public var trace: TraceWriter?
     /// Called with the wake-up deadlines after every event.
     public var onWake: ((Instant?, WallTime?) -> Void)?
+    /// Called with each new state to remember across a restart.
+    public var onPersist: ((Snapshot) -> Void)?
     /// Called with every batch of commands (for screens and status).
     public var onCommands: (([Appliance.Command]) -> Void)?
     /// The last state and frame carried out.
@@ -77,6 +79,8 @@ public final class ApplianceDriver {
                 if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
             case .wake(let m, let w):
                 onWake?(m, w)
+            case .persist(let s):
+                onPersist?(s)
             }
         }
         onCommands?(commands)

@@ -31,7 +31,7 @@ public final class TraceWriter {
         case .led(let name, let lit):
             guard leds.contains(name) else { return }
             write(t, "\(json("led." + name)):\(lit)")
-        case .wake:
+        case .wake, .persist:
             break
         }
     }

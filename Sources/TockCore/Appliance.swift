@@ -29,6 +29,8 @@ public struct Appliance: Sendable {
         /// Wake the appliance at the earliest of these (nil: not needed).
         /// Monotonic for durations, wall for calendar instants.
         case wake(monotonic: Instant?, wall: WallTime?)
+        /// The state changed: remember this across a restart.
+        case persist(Snapshot)
     }
 
     public let settings: Settings
@@ -43,6 +45,8 @@ public struct Appliance: Sendable {
     /// was already shown.
     private var lastChange: Instant
     private var shown = Shown()
+    /// The program as last persisted.
+    private var persisted: (any TimerProgram)?
 
     private struct Shown {
         var frame: Frame?
@@ -54,7 +58,9 @@ public struct Appliance: Sendable {
     /// Status LED names the core drives.
     public static let ledNames = ["running", "paused", "ringing", "rest"]
 
-    public init(settings: Settings, switchPosition: SwitchPosition, at now: Now) {
+    /// - Parameter snapshot: a state to continue from (after a restart);
+    ///   ignored when it belongs to another mode.
+    public init(settings: Settings, switchPosition: SwitchPosition, restoring snapshot: Snapshot? = nil, at now: Now) {
         self.settings = settings
         switch settings.mode {
         case .timer, .stopwatch:
@@ -63,6 +69,9 @@ public struct Appliance: Sendable {
             program = CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now)
         case .interval:
             program = IntervalProgram(program: settings.interval, alarm: settings.alarm)
+        }
+        if let snapshot, snapshot.mode == settings.mode.rawValue {
+            program.restore(snapshot, at: now)
         }
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
@@ -73,9 +82,12 @@ public struct Appliance: Sendable {
 
     public var stateName: StateName { program.stateName }
 
+    public func snapshot(at now: Now) -> Snapshot { program.snapshot(at: now) }
+
     /// The outputs at start-up: every one of them, plus the first wake-up.
     public mutating func start(at now: Now) -> [Command] {
         shown = Shown()
+        persisted = nil
         return handle(.tick, at: now)
     }
 
@@ -175,6 +187,10 @@ public struct Appliance: Sendable {
             case .monotonic: monotonic.append(t + step)
             case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
             }
+        }
+        if persisted.map({ !program.isSame(as: $0) }) ?? true {
+            commands.append(.persist(program.snapshot(at: now)))
+            persisted = program
         }
         commands.append(.wake(monotonic: monotonic.min(), wall: wall))
         return commands

@@ -16,7 +16,7 @@ public struct CalendarCountdown: TimerProgram, Equatable {
         case over
     }
 
-    public private(set) var state: State
+    public internal(set) var state: State
     public let target: WallTime
     public let alarm: AlarmSettings
     /// The last instant the program was brought up to date while counting.
@@ -81,6 +81,11 @@ public struct CalendarCountdown: TimerProgram, Equatable {
             state = .over
         }
         return []
+    }
+
+    /// Equal in state and target; when it last looked at the clock is not state.
+    public static func == (a: CalendarCountdown, b: CalendarCountdown) -> Bool {
+        a.state == b.state && a.target == b.target
     }
 
     public func presentation(at now: Now) -> Presentation {

@@ -21,11 +21,11 @@ public struct CountTimer: TimerProgram, Equatable {
         case editing(value: Duration, changedAt: Instant)
     }
 
-    public private(set) var state: State = .ready
-    public private(set) var presets: [Duration]
-    public private(set) var presetIndex = 0
+    public internal(set) var state: State = .ready
+    public internal(set) var presets: [Duration]
+    public internal(set) var presetIndex = 0
     /// The direction the current count uses.
-    public private(set) var direction: SwitchPosition
+    public internal(set) var direction: SwitchPosition
     /// Where the switch physically is.
     public private(set) var switchPosition: SwitchPosition
     public let stopwatchMode: Bool
@@ -137,7 +137,7 @@ public struct CountTimer: TimerProgram, Equatable {
 
     // MARK: - Time
 
-    private func end(of run: Run) -> Instant? { target.map { run.instant(whenElapsed: $0) } }
+    func end(of run: Run) -> Instant? { target.map { run.instant(whenElapsed: $0) } }
 
     /// Warning beeps at each of the last `warnLast` whole seconds of a
     /// count-down: the next one strictly after `t`.

@@ -22,7 +22,7 @@ public struct IntervalProgram: TimerProgram, Equatable {
         public var endsAt: Duration
     }
 
-    public private(set) var state: State = .ready
+    public internal(set) var state: State = .ready
     public let program: IntervalSettings
     public let alarm: AlarmSettings
 

@@ -20,7 +20,7 @@ public enum Deadline: Equatable, Sendable {
 /// One of the appliance's modes as a pure state machine. Events say what
 /// happened; each returns the one-shot sounds it raises, dated. Time comes
 /// in as a parameter and is never read.
-public protocol TimerProgram: Sendable {
+public protocol TimerProgram: Sendable, Equatable {
     var stateName: StateName { get }
     /// The instant ringing began, while ringing.
     var ringingSince: Instant? { get }
@@ -41,10 +41,20 @@ public protocol TimerProgram: Sendable {
     mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)]
 
     func presentation(at now: Now) -> Presentation
+
+    /// What to remember across a restart (see `Snapshot`).
+    func snapshot(at now: Now) -> Snapshot
+    mutating func restore(_ snapshot: Snapshot, at now: Now)
 }
 
 extension TimerProgram {
     public func resting(at now: Now) -> Bool { false }
+
+    /// Whether another program is this one in the same state.
+    public func isSame(as other: any TimerProgram) -> Bool {
+        guard let o = other as? Self else { return false }
+        return self == o
+    }
     public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] { advance(to: now) }
 }
 

@@ -164,6 +164,75 @@ enum Syscall {
         }
     }
 
+    // MARK: files
+
+    /// `open(path, flags, mode)`, open(2), always with `O_CLOEXEC`.
+    static func open(_ path: String, _ flags: CInt, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+        let fd = try check(retryOnInterrupt: true) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// `fsync(fd)`, fsync(2): the data and metadata reach the device.
+    static func fsync(_ fd: FileDescriptor) throws(Errno) {
+        _ = try check(retryOnInterrupt: true) { Glibc.fsync(fd.rawValue) }
+    }
+
+    /// `rename(from, to)`, rename(2): atomic within one file system.
+    static func rename(_ from: String, _ to: String) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { Glibc.rename(from, to) }
+    }
+
+    /// `unlink(path)`, unlink(2).
+    static func unlink(_ path: String) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { Glibc.unlink(path) }
+    }
+
+    // MARK: sockets
+
+    /// `socket(AF_UNIX, type | SOCK_CLOEXEC, 0)`, socket(2).
+    static func unixSocket(_ type: CInt) throws(Errno) -> FileDescriptor {
+        let fd = try check(retryOnInterrupt: false) { socket(AF_UNIX, type | CInt(SOCK_CLOEXEC.rawValue), 0) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Fill a `sockaddr_un` for a path; a leading `@` is Linux's abstract
+    /// namespace (unix(7)). `ENAMETOOLONG` when it does not fit.
+    static func unixAddress(_ path: String) throws(Errno) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw Errno.fileNameTooLong }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1)
+        return (address, socklen_t(length))
+    }
+
+    /// `sendto(fd, bytes, MSG_NOSIGNAL, address)`, sendto(2), for datagrams.
+    static func sendDatagram(_ fd: FileDescriptor, _ bytes: [UInt8], to path: String) throws(Errno) {
+        var (address, length) = try unixAddress(path)
+        _ = try check(retryOnInterrupt: true) {
+            withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL), sa, length) }
+                }
+            }
+        }
+    }
+
+    /// `bind(fd, address)`, bind(2).
+    static func bind(_ fd: FileDescriptor, to path: String) throws(Errno) {
+        var (address, length) = try unixAddress(path)
+        _ = try check(retryOnInterrupt: false) {
+            withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd.rawValue, $0, length) }
+            }
+        }
+    }
+
     // MARK: terminals
 
     /// `isatty(fd)`, isatty(3).

@@ -15,6 +15,7 @@ struct VirtualAppliance {
     var wake: (Instant?, WallTime?) = (nil, nil)
     var wakeUps = 0
     var log: [(Instant, Appliance.Command)] = []
+    var persisted: [Snapshot] = []
 
     init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down) {
         t = at(0)
@@ -26,7 +27,11 @@ struct VirtualAppliance {
 
     mutating func take(_ commands: [Appliance.Command]) {
         for c in commands {
-            if case .wake(let m, let w) = c { wake = (m, w) } else { log.append((t, c)) }
+            switch c {
+            case .wake(let m, let w): wake = (m, w)
+            case .persist(let s): persisted.append(s)
+            default: log.append((t, c))
+            }
         }
     }
 

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import TockCore
+import TockHardware
+import TockLinux
+
+/// `tock run`: the appliance in the foreground as systemd expects it. One
+/// thread, one epoll loop: GPIO event descriptors, the timerfds, signals.
+public final class ServiceRuntime {
+    public struct Options {
+        public var configPath: String?
+        public var backend: Hardware.Backend = .gpiod
+        public var tracePath: String?
+        public var statePath: String?
+        public var chips = "/dev"
+        public init() {}
+    }
+
+    private let options: Options
+    private let log: Logger
+    private let clock = SystemClock()
+    private var wake: (Instant?, WallTime?) = (nil, nil)
+    private var nextWatchdog: Instant?
+
+    public init(options: Options, log: Logger) {
+        self.options = options
+        self.log = log
+    }
+
+    public func run() throws {
+        let config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig()
+        let reactor = try Reactor()
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let hardware: Hardware
+        switch options.backend {
+        case .mock: hardware = Hardware.mock(config, clock: { [clock] in clock.now().monotonic })
+        case .gpiod: hardware = try Hardware.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
+        }
+        log.info("hardware: \(hardware.summary)")
+
+        let store = options.statePath.map { StateStore(path: $0, log: log) }
+        let start = clock.now()
+        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: store?.load(), at: start)
+        let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: hardware.display,
+                                     sounder: hardware.sounder, leds: hardware.leds, log: log)
+        let trace = try options.tracePath.map { try TraceSink(path: $0) }
+        if let trace { driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace.write) }
+        driver.onPersist = { store?.save($0) }
+        driver.onWake = { [unowned self] m, w in wake = (m, w) }
+        hardware.panel?.connect { driver.edge($0) }
+
+        var status = ""
+        func report() {
+            let s = "\(driver.state?.rawValue ?? "starting") \(driver.frame?.text ?? "")"
+            guard s != status else { return }
+            status = s
+            try? notifier.notify(["STATUS=\(s)"])
+        }
+        func rearm() {
+            let m = [wake.0, nextWatchdog].compactMap { $0 }.min()
+            do { try reactor.arm(monotonic: m, wall: wake.1) } catch { log.critical("cannot arm the timer: \(error)") }
+            trace?.flush()
+            report()
+        }
+        for reader in hardware.readers {
+            try reactor.watch(reader.descriptor) { [log] in
+                do {
+                    for e in try reader.readEdges() { driver.edge(e) }
+                } catch {
+                    log.error("reading input events: \(error)")
+                }
+                rearm()
+            }
+        }
+        reactor.onTimer = { [unowned self] in
+            let now = clock.now().monotonic
+            if let w = nextWatchdog, w <= now, let interval = notifier.watchdogInterval {
+                // Pinged from the loop itself: a stuck loop stops pinging
+                // and systemd restarts the service.
+                try? notifier.notify(["WATCHDOG=1"])
+                nextWatchdog = now + interval
+            }
+            driver.tick()
+            rearm()
+        }
+        reactor.onClockStepped = { [log] in
+            log.notice("the real-time clock was stepped")
+            driver.clockStepped()
+            rearm()
+        }
+        var stopping = false
+        reactor.onSignal = { [log] signal in
+            if signal == SIGHUP {
+                log.notice("SIGHUP: configuration reload is not supported while running; restart the service to apply changes")
+                return
+            }
+            log.notice("signal \(signal): stopping")
+            stopping = true
+            reactor.stop()
+        }
+        defer {
+            reactor.onTimer = nil
+            reactor.onSignal = nil
+            reactor.onClockStepped = nil
+        }
+
+        driver.start()
+        if let interval = notifier.watchdogInterval { nextWatchdog = clock.now().monotonic + interval }
+        rearm()
+        try? notifier.notify(["READY=1", "STATUS=\(status)"])
+        log.notice("ready: \(driver.state?.rawValue ?? "?") \(driver.frame?.text ?? "")")
+        do {
+            try reactor.run()
+        } catch {
+            driver.shutdown()
+            throw error
+        }
+        try? notifier.notify(["STOPPING=1"])
+        store?.save(driver.core.snapshot(at: clock.now()))
+        driver.shutdown()
+        trace?.flush()
+        if stopping { log.notice("stopped") }
+    }
+}
+
+/// A trace written as the service runs (line-buffered into a file).
+final class TraceSink {
+    private let handle: FileHandle
+    private var buffer = ""
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            throw HardwareError(.io, "cannot write the trace to \(path)")
+        }
+        handle = h
+    }
+
+    func write(_ line: String) { buffer += line + "\n" }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}

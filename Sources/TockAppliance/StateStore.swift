@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import SystemPackage
+import TockCore
+import TockLinux
+
+/// The state file under the service's StateDirectory: written atomically on
+/// every state transition (never on a tick, and not at all while nothing
+/// changes: SD cards wear), read once at start.
+public final class StateStore {
+    /// On disk: the format version and the snapshot, as JSON.
+    struct File: Codable {
+        var version: Int
+        var snapshot: Snapshot
+    }
+
+    static let version = 1
+
+    public let path: String
+    private let log: Logger
+    private var written: [UInt8]?
+
+    public init(path: String, log: Logger) {
+        self.path = path
+        self.log = log
+    }
+
+    /// The remembered state; a missing file is a first start, and a
+    /// truncated, corrupt or foreign one is logged and ignored (the next
+    /// save replaces it), never a crash loop.
+    public func load() -> Snapshot? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try DurableFile.read(path)
+        } catch {
+            log.error("state file \(path): cannot read it (\(error)); starting from ready")
+            return nil
+        }
+        guard let bytes else {
+            log.info("no state file at \(path): first start")
+            return nil
+        }
+        do {
+            let file = try JSONDecoder().decode(File.self, from: Data(bytes))
+            guard file.version == Self.version else {
+                log.warning("state file \(path) has format version \(file.version), not \(Self.version); starting from ready")
+                return nil
+            }
+            written = bytes
+            return file.snapshot
+        } catch {
+            log.error("state file \(path) is damaged (\(bytes.count) bytes, \(error)); starting from ready")
+            return nil
+        }
+    }
+
+    /// Write the state if it differs from what is on disk. Errors are
+    /// logged: a full or read-only card must not stop the timer.
+    public func save(_ snapshot: Snapshot) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(File(version: Self.version, snapshot: snapshot)) else { return }
+        let bytes = [UInt8](data) + [0x0A]
+        guard bytes != written else { return }
+        do {
+            try DurableFile.replace(path, with: bytes)
+            written = bytes
+        } catch {
+            log.error("state file \(path): cannot write it (\(error)); the state will not survive a restart")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+import SystemPackage
+
+/// The service manager's notification protocol (sd_notify(3)): newline-
+/// separated `KEY=value` assignments in one datagram to the Unix socket
+/// named by `$NOTIFY_SOCKET` (a path, or `@name` in the abstract
+/// namespace). Outside systemd the variable is unset and every call does
+/// nothing. The few lines of the protocol are written here rather than
+/// linking libsystemd: it is one `sendto` and keeps the binary free of a
+/// library the initramfs test and the simulator would also have to carry.
+public final class SystemdNotifier {
+    private let socketPath: String?
+    private var fd: FileDescriptor?
+    /// Half of `$WATCHDOG_USEC` (systemd.service(5) recommends pinging at
+    /// half the interval), when the watchdog is on for this process.
+    public let watchdogInterval: Duration?
+
+    public init(environment: [String: String]) {
+        socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        var interval: Duration? = nil
+        if let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0 {
+            // WATCHDOG_PID, when set, must be ours.
+            if let pid = environment["WATCHDOG_PID"].flatMap(Int32.init), pid != getpid() {
+                interval = nil
+            } else {
+                interval = .microseconds(usec / 2)
+            }
+        }
+        watchdogInterval = interval
+    }
+
+    public var isActive: Bool { socketPath != nil }
+
+    /// Send assignments such as `["READY=1", "STATUS=ready"]`.
+    public func notify(_ assignments: [String]) throws(Errno) {
+        guard let path = socketPath else { return }
+        if fd == nil { fd = try Syscall.unixSocket(CInt(SOCK_DGRAM.rawValue)) }
+        let text = assignments.map { $0.replacingNewlines }.joined(separator: "\n")
+        try Syscall.sendDatagram(fd!, Array(text.utf8), to: path)
+    }
+
+    deinit { if let fd { Syscall.close(fd) } }
+}
+
+extension String {
+    fileprivate var replacingNewlines: String { String(map { $0 == "\n" ? " " : $0 }) }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TockAppliance
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the appliance in the foreground (as the systemd service does)."
+    )
+
+    @Option(help: "Configuration file (YAML).")
+    var config: String?
+
+    @Option(help: "gpiod (the GPIO character device) or mock (no hardware).")
+    var backend: Hardware.Backend = .gpiod
+
+    @Option(help: "Write the trace (JSON Lines) to this file as the appliance runs.")
+    var trace: String?
+
+    @Option(help: "State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).")
+    var state: String?
+
+    @Option(help: "Directory holding the gpiochip devices.")
+    var chips: String = "/dev"
+
+    func run() throws {
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+        let log = Logger(label: "tock")
+        var options = ServiceRuntime.Options()
+        options.configPath = config
+        options.backend = backend
+        options.tracePath = trace
+        options.chips = chips
+        options.statePath = state ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+            .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/state.json" }
+        do {
+            try ServiceRuntime(options: options, log: log).run()
+        } catch let e as ConfigError {
+            log.critical("configuration refused:\n\(e.description)")
+            throw ExitCode(2)
+        } catch {
+            log.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension Hardware.Backend: ExpressibleByArgument {}

@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+import SystemPackage
+import Testing
+@testable import TockLinux
+
+/// The notify protocol against a real listening datagram socket.
+@Suite struct SystemdNotifierTests {
+    func listener(_ path: String) throws -> FileDescriptor {
+        let fd = try Syscall.unixSocket(CInt(SOCK_DGRAM.rawValue))
+        try Syscall.bind(fd, to: path)
+        return fd
+    }
+
+    func receive(_ fd: FileDescriptor) throws -> String {
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = try buf.withUnsafeMutableBytes { try Syscall.read(fd, into: $0) } ?? 0
+        return String(decoding: buf[..<n], as: UTF8.self)
+    }
+
+    @Test func sendsAssignmentsAsOneDatagram() throws {
+        let path = NSTemporaryDirectory() + "tock-notify-\(getpid())-\(UUID().uuidString.prefix(8)).sock"
+        let fd = try listener(path)
+        defer { Syscall.close(fd); unlink(path) }
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        try n.notify(["READY=1", "STATUS=ready, 05:00\nsecond line"])
+        #expect(try receive(fd) == "READY=1\nSTATUS=ready, 05:00 second line")
+        try n.notify(["WATCHDOG=1"])
+        #expect(try receive(fd) == "WATCHDOG=1")
+    }
+
+    @Test func theAbstractNamespaceWorksToo() throws {
+        let name = "@tock-notify-test-\(getpid())"
+        let fd = try listener(name)
+        defer { Syscall.close(fd) }
+        try SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).notify(["STOPPING=1"])
+        #expect(try receive(fd) == "STOPPING=1")
+    }
+
+    @Test func outsideSystemdItDoesNothing() throws {
+        let n = SystemdNotifier(environment: [:])
+        #expect(!n.isActive && n.watchdogInterval == nil)
+        try n.notify(["READY=1"])
+    }
+
+    @Test func theWatchdogIntervalIsHalfOfWatchdogUsec() {
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "10000000"]).watchdogInterval == .seconds(5))
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "1"]).watchdogInterval == nil)
+    }
+}
