@@ -7,23 +7,39 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps build release clean
+.PHONY: demo test deps build release clean fuzz
 
 ## The desk simulator in this terminal (keys: s x r, R long reset, u/d switch, q quit).
 demo: build
 	.build/debug/tock sim $(if $(CONFIG),--config $(CONFIG),)
 
-## Every test: unit, scenario (virtual time) and kernel-interface tests.
+## Every test: unit and scenario tests (virtual time), the kernel
+## interfaces, the service process, the simulator in a real terminal, the
+## deployment files and package, and the real-kernel GPIO tests under QEMU.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	$(MAKE) --no-print-directory deploy-test
+	$(MAKE) --no-print-directory vm-test
 
 build: deps
 	$(SWIFT) build --product tock
 
 release: deps
 	$(SWIFT) build -c release --product tock
+
+## GPIO tests on a real kernel (QEMU + gpio-sim); TOCK=path runs the tock scenarios too.
+.PHONY: vm-test
+# Runs tock built against libgpiod v1 (the system's, as on Debian 12 and
+# Raspberry Pi OS bookworm) and v2 (Debian 13's 2.2.1, fetched by prepare.sh).
+GPIOD2 := $(CURDIR)/.cache/vm/gpiod2
+vm-test: deps
+	bash Tests/vm/prepare.sh
+	$(DEPLOY_BUILD)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-vm-v2 --product tock \
+		-Xcc -I$(GPIOD2)/include -Xlinker -L$(GPIOD2)/lib
+	bash Tests/vm/vm-test.sh --tock v1=.build-release/release/tock --tock v2=.build-vm-v2/release/tock $(if $(TOCK),--tock $(TOCK),)
 
 ## System packages the build and tests use (only what is missing).
 deps:
@@ -33,5 +49,33 @@ deps:
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
+## Fuzz the control socket's request parser for FUZZ_SECONDS (default 60).
+FUZZ_SECONDS ?= 60
+fuzz:
+	mkdir -p .build/fuzz/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
+		Tests/fuzz/ControlRequestFuzz.swift Sources/TockAppliance/ControlRequest.swift \
+		Sources/TockAppliance/DurationText.swift Sources/TockCore/Instant.swift -o .build/fuzz/control-request
+	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
+
 clean:
 	rm -rf .build
+
+## Deployment (deploy/): the Debian package, a direct install, and their test.
+.PHONY: deb install deploy-test
+DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock
+
+## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
+deb:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) dpkg-dev"
+	$(DEPLOY_BUILD)
+	bash deploy/build-deb.sh .build-release/release/tock .build/deb
+
+## Build, then install and start the tock service on this machine (deploy/install.sh).
+install: deps
+	$(DEPLOY_BUILD)
+	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
+
+## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh).
+deploy-test: deb
+	bash Tests/deploy/deploy-test.sh

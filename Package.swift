@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux headers), TockMock -> TockHardware -> TockCore
+//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), TockDrivers,
+//   TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 let package = Package(
     name: "Tock",
@@ -20,6 +21,7 @@ let package = Package(
         .target(name: "TockCore"),
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockHardware"]),
+        .target(name: "TockDrivers", dependencies: ["TockHardware"]),
         .target(name: "CTockLinux"),
         // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
         .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
@@ -29,7 +31,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockMock", "TockLinux", "TockGPIOD",
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -39,7 +41,9 @@ let package = Package(
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockMock"]),
+        .testTarget(name: "TockDriversTests", dependencies: ["TockDrivers", "TockMock"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockLinux"]),
+        .testTarget(name: "TockGPIODTests", dependencies: ["TockGPIOD"]),
         .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance"]),
     ]
 )

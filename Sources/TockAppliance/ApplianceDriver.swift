@@ -50,6 +50,25 @@ public final class ApplianceDriver {
     public func clockStepped() { handle(.clockStepped) }
     public func action(_ a: ButtonAction) { handle(.action(a)) }
 
+    /// A reloaded configuration: the same state under new settings.
+    public func reconfigure(_ settings: Settings) {
+        let now = clock()
+        core = core.reconfigured(settings, at: now)
+        perform(core.handle(.tick, at: now), at: now.monotonic)
+    }
+
+    /// `tock set`: replace the current preset.
+    public func setPreset(_ d: Duration) throws(Appliance.Refusal) {
+        let now = clock()
+        perform(try core.setPreset(d, at: now), at: now.monotonic)
+    }
+
+    /// `tock mode`: change the mode.
+    public func setMode(_ mode: Settings.Mode) throws(Appliance.Refusal) {
+        let now = clock()
+        perform(try core.setMode(mode, at: now), at: now.monotonic)
+    }
+
     /// Every exit path: buzzer off, display dark, LEDs off.
     public func shutdown() {
         output("buzzer") { try sounder.sound(nil) }
@@ -70,6 +89,7 @@ public final class ApplianceDriver {
                 frame = f
                 output("display") { try display.show(f) }
             case .buzzer(let tone):
+                if (tone == nil) != (self.tone == nil) { log.debug("buzzer \(tone == nil ? "off" : "on")") }
                 self.tone = tone
                 output("buzzer") { try sounder.sound(tone) }
             case .state(let s):

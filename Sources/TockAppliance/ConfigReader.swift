@@ -90,7 +90,9 @@ final class ConfigReader {
 
     func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) -> Int? {
         guard let s = string(node, key) else { return nil }
-        guard let n = Int(s), range.contains(n) else {
+        // Hexadecimal too: I2C addresses are written 0x70.
+        let parsed = s.lowercased().hasPrefix("0x") ? Int(s.dropFirst(2), radix: 16) : Int(s)
+        guard let n = parsed, range.contains(n) else {
             problem(node, key, "\"\(s)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
             return nil
         }

@@ -7,6 +7,9 @@ public enum DurationText {
         public var description: String
     }
 
+    /// The longest duration accepted, in seconds (about 31 years).
+    static let longest: Int64 = 1_000_000_000
+
     public static func parse(_ text: String) throws(Invalid) -> Duration {
         let s = text.trimmingSpaces
         guard !s.isEmpty else { throw Invalid(description: "empty duration") }
@@ -33,10 +36,13 @@ public enum DurationText {
                 throw Invalid(description: "\"\(text)\": unknown unit \"\(unit)\" (use h, m, s or ms)")
             }
             guard let value = decimal(number, scale: scale) else {
-                throw Invalid(description: "\"\(text)\": \"\(number)\" is not a number")
+                throw Invalid(description: "\"\(text)\": \"\(number)\" is not a number, or too large")
             }
-            total += value
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            guard !overflow else { throw Invalid(description: "\"\(text)\" is too long") }
+            total = sum
         }
+        guard total <= longest * 1_000_000_000 else { throw Invalid(description: "\"\(text)\" is too long") }
         return .nanoseconds(total)
     }
 
@@ -50,15 +56,23 @@ public enum DurationText {
         for n in nums.dropFirst() where n >= 60 {
             throw Invalid(description: "\"\(s)\": minutes and seconds after a colon must be under 60")
         }
+        // Each field is under 10^9 (Int64 parsed it), so this cannot overflow;
+        // beyond about 30 years it is no duration anyone means, and the
+        // nanosecond arithmetic elsewhere needs it to fit (292 years).
+        guard nums[0] < 1_000_000_000 else { throw Invalid(description: "\"\(s)\" is too long") }
         let seconds = nums.reduce(0) { $0 * 60 + $1 }
+        guard seconds <= Self.longest else { throw Invalid(description: "\"\(s)\" is too long") }
         return .seconds(seconds)
     }
 
-    /// `12.5` scaled to an integer without going through floating point.
+    /// `12.5` scaled to an integer without going through floating point;
+    /// nil when it is not a number or does not fit (no trap on overflow).
     private static func decimal(_ text: Substring, scale: Int64) -> Int64? {
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count <= 2, let whole = Int64(pieces[0].isEmpty ? "0" : pieces[0]) else { return nil }
-        var value = whole * scale
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
+        guard !overflow else { return nil }
+        var value = scaled
         if pieces.count == 2 {
             var unit = scale
             for digit in pieces[1] {
@@ -70,16 +84,23 @@ public enum DurationText {
         return value
     }
 
-    /// The shortest text that parses back to `d` (`12m30s`, `1h`, `250ms`).
+    /// Text that parses back to exactly `d`: `12m30s`, `1h`, `250ms`, and
+    /// decimal seconds for what is finer (`6.000000250s`).
     public static func format(_ d: Duration) -> String {
         var n = d.nanoseconds
         guard n > 0 else { return "0s" }
         var out = ""
-        for (unit, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000)] where n >= size {
+        for (unit, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000)] where n >= size {
             out += "\(n / size)\(unit)"
             n %= size
         }
-        return out.isEmpty ? "\(n / 1000)us" : out
+        if n == 0 { return out }
+        if n % 1_000_000_000 == 0 { return out + "\(n / 1_000_000_000)s" }
+        if n < 1_000_000_000, n % 1_000_000 == 0 { return out + "\(n / 1_000_000)ms" }
+        var fraction = String(n % 1_000_000_000)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return out + "\(n / 1_000_000_000).\(fraction)s"
     }
 }
 

@@ -12,6 +12,9 @@ public final class ServiceRuntime {
         public var backend: Hardware.Backend = .gpiod
         public var tracePath: String?
         public var statePath: String?
+        public var controlPath: String?
+        /// How long a half-sent control request may wait before it is dropped.
+        public var controlIdleLimit: Duration = .seconds(5)
         public var chips = "/dev"
         public init() {}
     }
@@ -28,7 +31,7 @@ public final class ServiceRuntime {
     }
 
     public func run() throws {
-        let config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig()
+        var config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig()
         let reactor = try Reactor()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let hardware: Hardware
@@ -48,6 +51,11 @@ public final class ServiceRuntime {
         driver.onPersist = { store?.save($0) }
         driver.onWake = { [unowned self] m, w in wake = (m, w) }
         hardware.panel?.connect { driver.edge($0) }
+        let control = try options.controlPath.map {
+            try ControlServer(path: $0, reactor: reactor, driver: driver, log: log, idleLimit: options.controlIdleLimit,
+                              now: { [clock] in clock.now().monotonic })
+        }
+        driver.onCommands = { control?.publish($0) }
 
         var status = ""
         func report() {
@@ -57,15 +65,19 @@ public final class ServiceRuntime {
             try? notifier.notify(["STATUS=\(s)"])
         }
         func rearm() {
-            let m = [wake.0, nextWatchdog].compactMap { $0 }.min()
+            let m = [wake.0, nextWatchdog, control?.deadline].compactMap { $0 }.min()
             do { try reactor.arm(monotonic: m, wall: wake.1) } catch { log.critical("cannot arm the timer: \(error)") }
             trace?.flush()
             report()
         }
+        control?.onActivity = rearm
         for reader in hardware.readers {
             try reactor.watch(reader.descriptor) { [log] in
                 do {
-                    for e in try reader.readEdges() { driver.edge(e) }
+                    for e in try reader.readEdges() {
+                        log.debug("edge \(e)")
+                        driver.edge(e)
+                    }
                 } catch {
                     log.error("reading input events: \(error)")
                 }
@@ -80,6 +92,7 @@ public final class ServiceRuntime {
                 try? notifier.notify(["WATCHDOG=1"])
                 nextWatchdog = now + interval
             }
+            control?.expire()
             driver.tick()
             rearm()
         }
@@ -91,7 +104,8 @@ public final class ServiceRuntime {
         var stopping = false
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
-                log.notice("SIGHUP: configuration reload is not supported while running; restart the service to apply changes")
+                config = self.reload(config, driver: driver, notifier: notifier)
+                rearm()
                 return
             }
             log.notice("signal \(signal): stopping")
@@ -116,10 +130,41 @@ public final class ServiceRuntime {
             throw error
         }
         try? notifier.notify(["STOPPING=1"])
+        control?.close()
         store?.save(driver.core.snapshot(at: clock.now()))
         driver.shutdown()
         trace?.flush()
         if stopping { log.notice("stopped") }
+    }
+}
+
+extension ServiceRuntime {
+    /// SIGHUP: read the file again. A bad file is logged with every problem
+    /// and the running configuration kept; a good one applies at once,
+    /// except for the wiring, which needs a restart (the lines are held).
+    func reload(_ running: ApplianceConfig, driver: ApplianceDriver, notifier: SystemdNotifier) -> ApplianceConfig {
+        guard let path = options.configPath else {
+            log.notice("SIGHUP: no configuration file to reload")
+            return running
+        }
+        try? notifier.notify(["RELOADING=1"])
+        defer { try? notifier.notify(["READY=1"]) }
+        let fresh: ApplianceConfig
+        do {
+            fresh = try ApplianceConfig.load(path: path)
+        } catch {
+            log.error("SIGHUP: \(path) refused, keeping the running configuration:\n\(error)")
+            return running
+        }
+        if fresh.hardware != running.hardware || fresh.leds != running.leds {
+            log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
+        }
+        driver.reconfigure(fresh.settings)
+        log.notice("SIGHUP: \(path) reloaded")
+        var applied = fresh
+        applied.hardware = running.hardware
+        applied.leds = running.leds
+        return applied
     }
 }
 

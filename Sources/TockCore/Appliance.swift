@@ -34,7 +34,7 @@ public struct Appliance: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var program: any TimerProgram
+    public internal(set) var program: any TimerProgram
     public private(set) var input: InputProcessor
     private var buzzer: Buzzer
     private let renderer: Renderer
@@ -44,11 +44,14 @@ public struct Appliance: Sendable {
     /// press dated at its first edge cannot reorder itself with an end that
     /// was already shown.
     private var lastChange: Instant
-    private var shown = Shown()
+    var shown = Shown()
     /// The program as last persisted.
-    private var persisted: (any TimerProgram)?
+    var persisted: (any TimerProgram)?
+    /// The mode the configuration file asks for; `settings.mode` may differ
+    /// after `tock mode` changed it at run time.
+    public let fileMode: Settings.Mode
 
-    private struct Shown {
+    struct Shown {
         var frame: Frame?
         var tone: Tone?? = .none
         var state: StateName?
@@ -60,7 +63,15 @@ public struct Appliance: Sendable {
 
     /// - Parameter snapshot: a state to continue from (after a restart);
     ///   ignored when it belongs to another mode.
-    public init(settings: Settings, switchPosition: SwitchPosition, restoring snapshot: Snapshot? = nil, at now: Now) {
+    public init(settings file: Settings, switchPosition: SwitchPosition, restoring snapshot: Snapshot? = nil, at now: Now) {
+        fileMode = file.mode
+        var settings = file
+        // A mode chosen at run time outlives a restart, unless the file's
+        // own mode has changed since (the person edited it).
+        if let snapshot, snapshot.fileMode == file.mode.rawValue, let m = Settings.Mode(rawValue: snapshot.mode),
+           m != .countdown || file.countdownUntil != nil {
+            settings.mode = m
+        }
         self.settings = settings
         switch settings.mode {
         case .timer, .stopwatch:
@@ -82,7 +93,11 @@ public struct Appliance: Sendable {
 
     public var stateName: StateName { program.stateName }
 
-    public func snapshot(at now: Now) -> Snapshot { program.snapshot(at: now) }
+    public func snapshot(at now: Now) -> Snapshot {
+        var s = program.snapshot(at: now)
+        s.fileMode = fileMode.rawValue
+        return s
+    }
 
     /// The outputs at start-up: every one of them, plus the first wake-up.
     public mutating func start(at now: Now) -> [Command] {
@@ -189,7 +204,7 @@ public struct Appliance: Sendable {
             }
         }
         if persisted.map({ !program.isSame(as: $0) }) ?? true {
-            commands.append(.persist(program.snapshot(at: now)))
+            commands.append(.persist(snapshot(at: now)))
             persisted = program
         }
         commands.append(.wake(monotonic: monotonic.min(), wall: wall))

@@ -24,6 +24,8 @@ public struct Snapshot: Equatable, Sendable, Codable {
     public var presetIndex: Int
     /// The direction the count uses (`up`/`down`).
     public var direction: String
+    /// The mode the configuration file asked for when this was taken.
+    public var fileMode: String?
 
     public init(mode: String, phase: Phase, presets: [Int64], presetIndex: Int, direction: String) {
         self.mode = mode

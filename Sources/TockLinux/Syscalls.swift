@@ -1,5 +1,6 @@
-// Swift's Glibc module does not include <sys/epoll.h>, <sys/timerfd.h> or
-// <sys/signalfd.h>; the CTockLinux module declares them.
+// Swift's Glibc module does not include <sys/epoll.h>, <sys/timerfd.h>,
+// <sys/signalfd.h>, <linux/i2c-dev.h> or <linux/spi/spidev.h>; the
+// CTockLinux module declares them.
 import CTockLinux
 import Glibc
 import SystemPackage
@@ -123,6 +124,25 @@ enum Syscall {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    /// `clock_nanosleep(clock, TIMER_ABSTIME, &deadline, NULL)`,
+    /// clock_nanosleep(2). An absolute deadline makes the retry after
+    /// `EINTR` sleep exactly the rest. The call returns the error number
+    /// instead of setting errno; apart from `EINTR` it fails only for an
+    /// unknown clock or an invalid deadline, programming errors.
+    static func sleep(until nanoseconds: Int64, clock: clockid_t, retryOnInterrupt: Bool = true) throws(Errno) {
+        var deadline = timespec(tv_sec: time_t(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        while true {
+            let result = clock_nanosleep(clock, TIMER_ABSTIME, &deadline, nil)
+            if result == 0 { return }
+            let error = Errno(rawValue: result)
+            if error == .interrupted {
+                if retryOnInterrupt { continue }
+                throw error
+            }
+            preconditionFailure("clock_nanosleep(2) failed for clock \(clock): \(error)")
+        }
+    }
+
     // MARK: read, write, close
 
     /// `read(fd, buffer, count)`, read(2). `nil` when the descriptor is
@@ -151,6 +171,17 @@ enum Syscall {
         } catch where error == .wouldBlock {
             return nil
         }
+    }
+
+    /// `write(fd, bytes, count)`, write(2), of a byte array (one write: a
+    /// device such as i2c-dev or spidev makes one transaction of it).
+    static func write(
+        _ fd: FileDescriptor, _ bytes: [UInt8], retryOnInterrupt: Bool = true
+    ) throws(Errno) -> Int? {
+        // Array.withUnsafeBytes rethrows untyped; Result keeps the Errno.
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try write(fd, buffer, retryOnInterrupt: retryOnInterrupt) }
+        }.get()
     }
 
     /// `close(fd)`, close(2). Never retried: Linux releases the descriptor
@@ -187,52 +218,6 @@ enum Syscall {
         _ = try check(retryOnInterrupt: false) { Glibc.unlink(path) }
     }
 
-    // MARK: sockets
-
-    /// `socket(AF_UNIX, type | SOCK_CLOEXEC, 0)`, socket(2).
-    static func unixSocket(_ type: CInt) throws(Errno) -> FileDescriptor {
-        let fd = try check(retryOnInterrupt: false) { socket(AF_UNIX, type | CInt(SOCK_CLOEXEC.rawValue), 0) }
-        return FileDescriptor(rawValue: fd)
-    }
-
-    /// Fill a `sockaddr_un` for a path; a leading `@` is Linux's abstract
-    /// namespace (unix(7)). `ENAMETOOLONG` when it does not fit.
-    static func unixAddress(_ path: String) throws(Errno) -> (sockaddr_un, socklen_t) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw Errno.fileNameTooLong }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let length = MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1)
-        return (address, socklen_t(length))
-    }
-
-    /// `sendto(fd, bytes, MSG_NOSIGNAL, address)`, sendto(2), for datagrams.
-    static func sendDatagram(_ fd: FileDescriptor, _ bytes: [UInt8], to path: String) throws(Errno) {
-        var (address, length) = try unixAddress(path)
-        _ = try check(retryOnInterrupt: true) {
-            withUnsafePointer(to: &address) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL), sa, length) }
-                }
-            }
-        }
-    }
-
-    /// `bind(fd, address)`, bind(2).
-    static func bind(_ fd: FileDescriptor, to path: String) throws(Errno) {
-        var (address, length) = try unixAddress(path)
-        _ = try check(retryOnInterrupt: false) {
-            withUnsafePointer(to: &address) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd.rawValue, $0, length) }
-            }
-        }
-    }
-
     // MARK: terminals
 
     /// `isatty(fd)`, isatty(3).
@@ -254,11 +239,39 @@ enum Syscall {
         _ = try check(retryOnInterrupt: retryOnInterrupt) { tcsetattr(fd.rawValue, TCSANOW, &attributes) }
     }
 
+    // MARK: devices
+
+    /// `access(path, F_OK)`, access(2): whether `path` exists. A missing
+    /// file (`ENOENT`, or `ENOTDIR` for a component that is not a
+    /// directory) is the answer false, not an error.
+    static func exists(_ path: String) throws(Errno) -> Bool {
+        do {
+            _ = try check(retryOnInterrupt: false) { access(path, F_OK) }
+            return true
+        } catch where error == .noSuchFileOrDirectory || error == .notDirectory {
+            return false
+        }
+    }
+
+    /// `ioctl(fd, request, value)`, ioctl(2), with an integer argument
+    /// (`I2C_SLAVE`, i2c-dev). The requests used here do not block.
+    static func ioctl(_ fd: FileDescriptor, _ request: UInt, value: CInt) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { Glibc.ioctl(fd.rawValue, request, value) }
+    }
+
+    /// `ioctl(fd, request, &argument)`, ioctl(2), with a pointer argument
+    /// (`SPI_IOC_WR_*`, spidev). The requests used here do not block.
+    static func ioctl<T>(_ fd: FileDescriptor, _ request: UInt, pointingTo argument: inout T) throws(Errno) {
+        _ = try withUnsafeMutableBytes(of: &argument) { bytes throws(Errno) in
+            try check(retryOnInterrupt: false) { Glibc.ioctl(fd.rawValue, request, bytes.baseAddress!) }
+        }
+    }
+
     // MARK: errno policy
 
     /// Runs `call` until it does not fail with `EINTR` (when asked), and
     /// turns the C convention (-1 and `errno`) into a thrown `Errno`.
-    private static func check<I: FixedWidthInteger>(
+    static func check<I: FixedWidthInteger>(
         retryOnInterrupt: Bool, _ call: () -> I
     ) throws(Errno) -> I {
         while true {

@@ -20,17 +20,36 @@ struct Run: ParsableCommand {
     @Option(help: "State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).")
     var state: String?
 
+    @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).")
+    var socket: String?
+
+    @Option(help: "Drop a control connection whose request stays unfinished this long.")
+    var controlTimeout: String = "5s"
+
+    @Flag(help: "Log every input edge with its kernel timestamp, and every output change.")
+    var verbose = false
+
     @Option(help: "Directory holding the gpiochip devices.")
     var chips: String = "/dev"
 
     func run() throws {
-        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var h = JournalLogHandler(label: label)
+            h.logLevel = level
+            return h
+        }
         let log = Logger(label: "tock")
         var options = ServiceRuntime.Options()
         options.configPath = config
         options.backend = backend
         options.tracePath = trace
         options.chips = chips
+        do { options.controlIdleLimit = try DurationText.parse(controlTimeout) } catch {
+            throw ValidationError("--control-timeout: \(error.description)")
+        }
+        options.controlPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]
+            .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
         options.statePath = state ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/state.json" }
         do {

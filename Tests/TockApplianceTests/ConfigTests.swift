@@ -26,7 +26,7 @@ import TockCore
             interval: {work: 40s, rest: 20s, rounds: 5}
             alarm: {ring_for: 2m, escalate_after: 30s, warn_last: 3, chirp: false}
             input: {debounce: 10ms, long_press: 1.5s}
-            display: {digits: 8, brightness: 3}
+            display: {digits: 8, brightness: 3, kind: max7219, i2c_address: 0x71}
             leds: [running, ringing]
             """, file: "c.yaml")
         #expect(c.settings.mode == .interval && c.switchPosition == .up)
@@ -36,6 +36,7 @@ import TockCore
         #expect(c.settings.alarm.ringFor == .seconds(120) && !c.settings.alarm.chirp && c.settings.alarm.warnLast == 3)
         #expect(c.settings.input.debounce == .milliseconds(10) && c.settings.input.longPress == .milliseconds(1500))
         #expect(c.settings.display.digits == 8 && c.settings.display.brightness == 3)
+        #expect(c.hardware.display == .max7219 && c.hardware.i2cAddress == 0x71)
         #expect(c.leds == ["running", "ringing"])
     }
 
@@ -99,7 +100,15 @@ import TockCore
         #expect(throws: DurationText.Invalid.self) { try DurationText.parse("1:75") }
         #expect(throws: DurationText.Invalid.self) { try DurationText.parse("5 minutes") }
         #expect(throws: DurationText.Invalid.self) { try DurationText.parse("12") }
+        // Found by fuzzing the control socket's parser: these trapped on overflow.
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("1144444444442.m30s") }
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("9999999999h9999999999h") }
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("999999999999:59:59") }
+        #expect(throws: DurationText.Invalid.self) { try DurationText.parse("0800000000:00") }
         #expect(DurationText.format(.seconds(750)) == "12m30s")
         #expect(DurationText.format(.milliseconds(250)) == "250ms")
+        #expect(DurationText.format(.milliseconds(1_250)) == "1.25s")
+        #expect(DurationText.format(.nanoseconds(666_666_666_666)) == "11m6.666666666s")
+        #expect(try DurationText.parse("11m6.666666666s") == .nanoseconds(666_666_666_666))
     }
 }

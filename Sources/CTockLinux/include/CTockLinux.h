@@ -1,11 +1,20 @@
 // The Linux interfaces Swift's Glibc module leaves out: epoll(7),
-// timerfd_create(2) and signalfd(2). Declarations only; TockLinux wraps
-// them in Syscalls.swift.
+// timerfd_create(2), signalfd(2), i2c-dev and spidev. Declarations and
+// constants only; TockLinux wraps them in Syscalls.swift.
 #ifndef C_TOCK_LINUX_H
 #define C_TOCK_LINUX_H
 
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/ioctl.h>
+#include <linux/i2c-dev.h>
+#include <linux/spi/spidev.h>
+
+// spidev's request numbers are built with _IOW(), a function-like macro,
+// which Swift does not import; these constants carry their values over.
+static const unsigned long TOCK_SPI_IOC_WR_MODE = SPI_IOC_WR_MODE;
+static const unsigned long TOCK_SPI_IOC_WR_BITS_PER_WORD = SPI_IOC_WR_BITS_PER_WORD;
+static const unsigned long TOCK_SPI_IOC_WR_MAX_SPEED_HZ = SPI_IOC_WR_MAX_SPEED_HZ;
 
 #endif

@@ -1,0 +1,75 @@
+/// Changes from outside the panel: the control socket (`tock set`,
+/// `tock mode`) and a reloaded configuration file.
+extension Appliance {
+    /// Why a request was refused, said so a person knows what to do.
+    public struct Refusal: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The same appliance under new settings (SIGHUP with a changed file),
+    /// carrying on with its state. Presets edited on the box are kept
+    /// unless the file's presets changed.
+    public func reconfigured(_ new: Settings, at now: Now) -> Appliance {
+        var snap = snapshot(at: now)
+        if new.presets != settings.presets {
+            snap.presets = []
+            snap.presetIndex = 0
+        }
+        if new.mode != fileMode { snap.fileMode = nil }  // the file's mode wins
+        var next = Appliance(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
+        next.shown = shown
+        return next
+    }
+
+    /// Set the current preset (`tock set 12m30s`), in ready or done.
+    public mutating func setPreset(_ d: Duration, at now: Now) throws(Refusal) -> [Command] {
+        guard var timer = program as? CountTimer else {
+            throw Refusal("set works in the timer and stopwatch modes; this box is in \(settings.mode.rawValue) mode (tock mode timer)")
+        }
+        guard d >= .seconds(1), d <= Settings.longestPreset else {
+            throw Refusal("a preset is 1s to 99h59m")
+        }
+        guard timer.stateName == .ready || timer.stateName == .done else {
+            throw Refusal("the timer is \(timer.stateName.rawValue); stop and reset it first")
+        }
+        timer.setPreset(d)
+        program = timer
+        return handle(.tick, at: now)
+    }
+
+    /// Change the mode (`tock mode interval`) when nothing is counting (a
+    /// countdown to an instant can always be left).
+    public mutating func setMode(_ mode: Settings.Mode, at now: Now) throws(Refusal) -> [Command] {
+        let busy: Set<StateName> = [.running, .paused, .ringing, .editing]
+        guard settings.mode == .countdown || !busy.contains(stateName) else {
+            throw Refusal("the timer is \(stateName.rawValue); stop and reset it first")
+        }
+        guard mode != .countdown || settings.countdownUntil != nil else {
+            throw Refusal("countdown needs countdown.until in the configuration file")
+        }
+        var s = settings
+        s.mode = mode
+        var snap = snapshot(at: now)
+        snap.mode = mode.rawValue
+        snap.phase = .ready
+        // Build with the file's mode and let the snapshot carry the new one,
+        // so it outlives a restart.
+        var file = s
+        file.mode = fileMode
+        snap.fileMode = fileMode.rawValue
+        var next = Appliance(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
+        next.shown = shown
+        self = next
+        return handle(.tick, at: now)
+    }
+}
+
+extension CountTimer {
+    /// Replace the current preset and return to ready.
+    mutating func setPreset(_ d: Duration) {
+        presets[presetIndex] = d
+        state = .ready
+        direction = switchPosition
+    }
+}

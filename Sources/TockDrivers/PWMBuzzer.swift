@@ -1,0 +1,43 @@
+import TockHardware
+
+/// A passive buzzer (a piezo or magnetic transducer without its own
+/// oscillator) on a hardware PWM channel: a tone of f Hz is a square wave
+/// of period 1/f at 50 % duty, the duty that puts most energy into the
+/// fundamental; silence is the channel disabled.
+public final class PWMBuzzer: Sounder {
+    private let channel: any PWMChannel
+
+    /// What the channel was last set to. `.unknown` at start and after a
+    /// failed write, so the next call always writes.
+    private enum Output: Equatable {
+        case unknown
+        case silent
+        case sounding(Tone)
+    }
+
+    private var output: Output = .unknown
+
+    public init(channel: any PWMChannel) {
+        self.channel = channel
+    }
+
+    public func sound(_ tone: Tone?) throws {
+        let wanted: Output = tone.map { .sounding($0) } ?? .silent
+        guard wanted != output else { return }
+        output = .unknown
+        if let tone {
+            let (period, duty) = Self.waveform(for: tone)
+            try channel.output(period: period, duty: duty)
+        } else {
+            try channel.disable()
+        }
+        output = wanted
+    }
+
+    /// Period and 50 % duty of `tone`, to the nanosecond (sysfs PWM's unit).
+    static func waveform(for tone: Tone) -> (period: Duration, duty: Duration) {
+        precondition(tone.hertz > 0, "a tone needs a positive frequency, not \(tone.hertz) Hz")
+        let period = (1_000_000_000 + Int64(tone.hertz) / 2) / Int64(tone.hertz)
+        return (.nanoseconds(period), .nanoseconds(period / 2))
+    }
+}

@@ -1,0 +1,171 @@
+import TockHardware
+
+/// A TM1637 "LED drive control special circuit" on two GPIO lines (CLK,
+/// DIO), as fitted to the common 4-digit clock modules.
+///
+/// TM1637 datasheet (Titan Micro, V2.4), "Interface interpretation": the
+/// bus is not I2C (no slave address, bits LSB first). DIO may only change
+/// while CLK is low; DIO falling while CLK is high is the start, DIO
+/// rising while CLK is high the stop. The chip pulls DIO low from the
+/// falling edge of the 8th clock to the end of the 9th clock as ACK.
+///
+/// A frame is written as the datasheet's "write SRAM data in address auto
+/// increment mode": data command setting, then address command setting
+/// with the display data, then display and control command setting. Only
+/// the parts that differ from the last frame are sent.
+public final class TM1637: SegmentDisplay {
+    /// Data command setting: write data to display register, automatic
+    /// address adding, normal mode.
+    static let dataCommand: UInt8 = 0x40
+    /// Address command setting: display register C0H (GRID1), plus offset.
+    static let addressCommand: UInt8 = 0xC0
+    /// Display and control command setting: B3 = display on, B2..B0 =
+    /// pulse width 1/16, 2/16, 4/16, 10/16, 11/16, 12/16, 13/16, 14/16.
+    static let displayControl: UInt8 = 0x80
+    static let displayOn: UInt8 = 0x08
+
+    /// Display registers C0H-C5H: six grids.
+    static let gridCount = 6
+
+    public let digits: Int
+    /// Half of one CLK period. TM1637 datasheet: the clock should be below
+    /// 250 kHz (a half period of at least 2 µs); 5 µs leaves room for slow
+    /// edges through the modules' pull-ups and filter capacitors.
+    public let halfPeriod: Duration
+
+    private let pins: any TwoWirePins
+    private let delay: any Delay
+    private let clockLine: String
+    private let dataLine: String
+
+    /// Shadows of the write-only registers: the display registers of the
+    /// used grids and the display control byte. nil = unknown (at start,
+    /// and after a failed transfer left the chip in an unknown state).
+    private var registers: [UInt8]?
+    private var control: UInt8?
+
+    /// - Parameters:
+    ///   - clockLine, dataLine: the line names, for error messages only.
+    ///   - digits: grids in use, left to right from GRID1 (C0H).
+    public init(
+        pins: any TwoWirePins, delay: any Delay, clockLine: String, dataLine: String,
+        digits: Int = 4, halfPeriod: Duration = .microseconds(5)
+    ) {
+        precondition((1...Self.gridCount).contains(digits), "a TM1637 drives 1 to 6 digits, not \(digits)")
+        precondition(halfPeriod > .zero, "the TM1637 clock needs a positive half period")
+        self.pins = pins
+        self.delay = delay
+        self.clockLine = clockLine
+        self.dataLine = dataLine
+        self.digits = digits
+        self.halfPeriod = halfPeriod
+    }
+
+    public func show(_ frame: Frame) throws {
+        precondition(frame.digits == digits, "a \(frame.digits)-digit frame on a \(digits)-digit TM1637")
+        precondition((0...7).contains(frame.brightness), "frame brightness \(frame.brightness) is outside 0...7")
+        let wanted = Self.displayRegisters(for: frame)
+        // A dark frame turns the display off and leaves the registers as
+        // they are: one command instead of a rewrite.
+        let lit = wanted.contains { $0 != 0 }
+        let wantedControl = lit ? Self.displayControl | Self.displayOn | UInt8(frame.brightness) : Self.displayControl
+        do {
+            if lit { try writeRegisters(wanted) }
+            if control != wantedControl {
+                try transfer([wantedControl])
+                control = wantedControl
+            }
+        } catch {
+            registers = nil
+            control = nil
+            throw error
+        }
+    }
+
+    /// Segment bytes for GRID1... (bit 0 = SEG1 = a ... bit 7 = SEG8 = dp,
+    /// the order of `SevenSegmentFont`). The 4-digit modules wire the
+    /// colon to SEG8 of GRID2, so it shares the second digit's point.
+    static func displayRegisters(for frame: Frame) -> [UInt8] {
+        var bytes = (0..<frame.digits).map { frame.segments(at: $0) }
+        if frame.colon, bytes.count > 1 { bytes[1] |= SevenSegmentFont.dp }
+        return bytes
+    }
+
+    /// Writes the span of display registers that changed, from the first
+    /// changed grid to the last.
+    private func writeRegisters(_ wanted: [UInt8]) throws {
+        var first = 0
+        var last = wanted.count - 1
+        if let registers {
+            guard let f = wanted.indices.first(where: { wanted[$0] != registers[$0] }) else { return }
+            first = f
+            last = wanted.indices.last { wanted[$0] != registers[$0] }!
+        }
+        try transfer([Self.dataCommand])
+        try transfer([Self.addressCommand + UInt8(first)] + wanted[first...last])
+        registers = wanted
+    }
+
+    // MARK: - The two-wire protocol
+
+    /// One start...stop sequence. Every byte must be acknowledged; without
+    /// an ACK the bus is still stopped, so it is idle for the next try.
+    private func transfer(_ bytes: [UInt8]) throws {
+        try start()
+        for byte in bytes {
+            for bit in 0..<8 { try clockOut(byte >> bit & 1 == 1) }
+            guard try acknowledged() else {
+                try stop()
+                throw HardwareError(.noAcknowledge, "TM1637 on CLK \(clockLine) DIO \(dataLine) did not acknowledge: is the display wired and powered?")
+            }
+        }
+        try stop()
+    }
+
+    /// From idle (both lines released high): DIO falls while CLK is high.
+    private func start() throws {
+        try pins.setClock(true)
+        try pins.setData(true)
+        delay.wait(halfPeriod)
+        try pins.setData(false)
+        delay.wait(halfPeriod)
+        try pins.setClock(false)
+    }
+
+    /// One bit while CLK is low: DIO changes in the middle of the low
+    /// phase (hold after the falling edge, setup before the rising one),
+    /// and the chip samples it on the rising edge.
+    private func clockOut(_ high: Bool) throws {
+        delay.wait(halfPeriod / 2)
+        try pins.setData(high)
+        delay.wait(halfPeriod / 2)
+        try pins.setClock(true)
+        delay.wait(halfPeriod)
+        try pins.setClock(false)
+    }
+
+    /// The 9th clock: DIO released, the chip holds it low if it took the
+    /// byte.
+    private func acknowledged() throws -> Bool {
+        delay.wait(halfPeriod / 2)
+        try pins.setData(true)
+        delay.wait(halfPeriod / 2)
+        try pins.setClock(true)
+        delay.wait(halfPeriod)
+        let ack = try !pins.readData()
+        try pins.setClock(false)
+        return ack
+    }
+
+    /// DIO rises while CLK is high; a half period of idle bus follows
+    /// before the next start.
+    private func stop() throws {
+        delay.wait(halfPeriod / 2)
+        try pins.setData(false)
+        delay.wait(halfPeriod / 2)
+        try pins.setClock(true)
+        delay.wait(halfPeriod)
+        try pins.setData(true)
+        delay.wait(halfPeriod)
+    }
+}

@@ -1,0 +1,113 @@
+import Glibc
+import SystemPackage
+
+/// Unix-domain sockets: the control socket and the service manager's
+/// notification socket. Same errno policy as the rest of `Syscall`.
+extension Syscall {
+    // MARK: sockets
+
+    /// `socket(AF_UNIX, type | SOCK_CLOEXEC, 0)`, socket(2).
+    static func unixSocket(_ type: CInt) throws(Errno) -> FileDescriptor {
+        let fd = try check(retryOnInterrupt: false) { socket(AF_UNIX, type | CInt(SOCK_CLOEXEC.rawValue), 0) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Fill a `sockaddr_un` for a path; a leading `@` is Linux's abstract
+    /// namespace (unix(7)). `ENAMETOOLONG` when it does not fit.
+    static func unixAddress(_ path: String) throws(Errno) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw Errno.fileNameTooLong }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1)
+        return (address, socklen_t(length))
+    }
+
+    /// `sendto(fd, bytes, MSG_NOSIGNAL, address)`, sendto(2), for datagrams.
+    static func sendDatagram(_ fd: FileDescriptor, _ bytes: [UInt8], to path: String) throws(Errno) {
+        var (address, length) = try unixAddress(path)
+        _ = try check(retryOnInterrupt: true) {
+            withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL), sa, length) }
+                }
+            }
+        }
+    }
+
+    /// `bind(fd, address)`, bind(2).
+    static func bind(_ fd: FileDescriptor, to path: String) throws(Errno) {
+        var (address, length) = try unixAddress(path)
+        _ = try check(retryOnInterrupt: false) {
+            withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd.rawValue, $0, length) }
+            }
+        }
+    }
+
+    /// `listen(fd, backlog)`, listen(2).
+    static func listen(_ fd: FileDescriptor, backlog: CInt) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { Glibc.listen(fd.rawValue, backlog) }
+    }
+
+    /// `accept(fd, NULL, NULL)`, accept(2), then non-blocking and
+    /// close-on-exec (Swift's Glibc module does not declare accept4); nil
+    /// when no connection is pending.
+    static func accept(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
+        let c: CInt
+        do throws(Errno) {
+            c = try check(retryOnInterrupt: true) { Glibc.accept(fd.rawValue, nil, nil) }
+        } catch {
+            if error == .wouldBlock || error == .connectionAbort { return nil }
+            throw error
+        }
+        let connection = FileDescriptor(rawValue: c)
+        do throws(Errno) {
+            try setNonBlocking(connection)
+            _ = try check(retryOnInterrupt: false) { fcntl(c, F_SETFD, FD_CLOEXEC) }
+        } catch {
+            close(connection)
+            throw error
+        }
+        return connection
+    }
+
+    /// `connect(fd, address)`, connect(2).
+    static func connect(_ fd: FileDescriptor, to path: String) throws(Errno) {
+        var (address, length) = try unixAddress(path)
+        _ = try check(retryOnInterrupt: false) {
+            withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd.rawValue, $0, length) }
+            }
+        }
+    }
+
+    /// `fcntl(fd, F_SETFL, flags | O_NONBLOCK)`, fcntl(2).
+    static func setNonBlocking(_ fd: FileDescriptor) throws(Errno) {
+        let flags = try check(retryOnInterrupt: false) { fcntl(fd.rawValue, F_GETFL) }
+        _ = try check(retryOnInterrupt: false) { fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// `chmod(path, mode)`, chmod(2).
+    static func chmod(_ path: String, _ mode: mode_t) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { Glibc.chmod(path, mode) }
+    }
+
+    /// `send(fd, bytes, MSG_NOSIGNAL | MSG_DONTWAIT)`, send(2): never
+    /// blocks and never raises SIGPIPE; nil when the peer's buffer is full.
+    static func send(_ fd: FileDescriptor, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int? {
+        do throws(Errno) {
+            return try check(retryOnInterrupt: true) {
+                Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT))
+            }
+        } catch {
+            if error == .wouldBlock { return nil }
+            throw error
+        }
+    }
+}

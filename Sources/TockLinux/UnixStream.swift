@@ -1,0 +1,93 @@
+import Glibc
+import SystemPackage
+
+/// A listening Unix stream socket (the control socket) and its
+/// connections, non-blocking, for the reactor.
+public final class UnixListener {
+    public let path: String
+    public let descriptor: FileDescriptor
+    private var closed = false
+
+    /// Bind at `path` (a stale socket file from a crash is replaced) with
+    /// the given permissions.
+    public init(path: String, mode: mode_t = 0o660, backlog: CInt = 8) throws(Errno) {
+        self.path = path
+        let fd = try Syscall.unixSocket(CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue))
+        do throws(Errno) {
+            try? Syscall.unlink(path)
+            try Syscall.bind(fd, to: path)
+            try Syscall.chmod(path, mode)
+            try Syscall.listen(fd, backlog: backlog)
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        descriptor = fd
+    }
+
+    /// The next pending connection, if any.
+    public func accept() throws(Errno) -> UnixConnection? {
+        try Syscall.accept(descriptor).map(UnixConnection.init(descriptor:))
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Syscall.close(descriptor)
+        try? Syscall.unlink(path)
+    }
+
+    deinit { close() }
+}
+
+/// One stream connection; closed exactly once.
+public final class UnixConnection {
+    public let descriptor: FileDescriptor
+    public private(set) var isClosed = false
+
+    init(descriptor: FileDescriptor) { self.descriptor = descriptor }
+
+    /// Connect to a listening socket (blocking: for the command-line client).
+    public static func connect(to path: String) throws(Errno) -> UnixConnection {
+        let fd = try Syscall.unixSocket(CInt(SOCK_STREAM.rawValue))
+        do throws(Errno) { try Syscall.connect(fd, to: path) } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        return UnixConnection(descriptor: fd)
+    }
+
+    /// What is pending, without blocking on a non-blocking socket: nil when
+    /// nothing is (EAGAIN), empty at end of stream.
+    public func read(max: Int = 4096) throws(Errno) -> [UInt8]? {
+        var buf = [UInt8](repeating: 0, count: max)
+        let r = buf.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try Syscall.read(descriptor, into: raw) } }
+        guard let n = try r.get() else { return nil }
+        return Array(buf[..<n])
+    }
+
+    /// Send as much as the peer takes now; returns the count sent.
+    public func send(_ bytes: [UInt8]) throws(Errno) -> Int {
+        let r = bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try Syscall.send(descriptor, raw) } }
+        return try r.get() ?? 0
+    }
+
+    /// Blocking write of everything (for the command-line client).
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        var sent = 0
+        while sent < bytes.count {
+            let r = bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) in try Syscall.write(descriptor, UnsafeRawBufferPointer(rebasing: raw[sent...])) }
+            }
+            sent += try r.get() ?? 0
+        }
+    }
+
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Syscall.close(descriptor)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import TockAppliance
+import TockLinux
+
+/// A refusal or failure to report as `Error: ...` with exit status 1
+/// (ArgumentParser prints usage only for mistakes on the command line).
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// Where the service listens unless told otherwise.
+let defaultSocket = ProcessInfo.processInfo.environment["TOCK_SOCKET"] ?? "/run/tock/control.sock"
+
+struct SocketOption: ParsableArguments {
+    @Option(help: "The control socket of a running tock (default /run/tock/control.sock, or $TOCK_SOCKET).")
+    var socket: String = defaultSocket
+}
+
+/// Send one request and return the reply line (or every line, for watch).
+func send(_ request: ControlRequest, socket: String, each: ((String) -> Bool)? = nil) throws -> String {
+    let c: UnixConnection
+    do { c = try UnixConnection.connect(to: socket) } catch {
+        let hint = error == .noSuchFileOrDirectory ? "is the service running? (systemctl status tock)"
+            : error == .permissionDenied ? "add yourself to the tock group (sudo usermod -aG tock $USER) and log in again"
+            : "\(error)"
+        throw Failure("cannot reach tock at \(socket): \(hint)")
+    }
+    defer { c.close() }
+    try c.writeAll(Array((request.line + "\n").utf8))
+    var pending: [UInt8] = []
+    while true {
+        guard let chunk = try c.read(), !chunk.isEmpty else { break }
+        pending += chunk
+        while let nl = pending.firstIndex(of: 0x0A) {
+            let line = String(decoding: pending[..<nl], as: UTF8.self)
+            pending.removeSubrange(...nl)
+            guard let each else { return line }
+            if !each(line) { return line }
+        }
+    }
+    throw Failure("tock closed the connection without a reply")
+}
+
+/// Print a reply: the JSON itself, or a line for a person.
+func show(_ line: String, json: Bool) throws {
+    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        throw Failure("unreadable reply: \(line)")
+    }
+    if json { print(line); return }
+    if obj["ok"] as? Bool == false {
+        throw Failure(obj["error"] as? String ?? "refused")
+    }
+    var parts = ["\(obj["state"] ?? "?")", "display \"\(obj["display"] ?? "")\""]
+    if let m = obj["mode"] { parts.append("mode \(m)") }
+    if let p = obj["preset"] { parts.append("preset \(p)") }
+    if let d = obj["direction"] { parts.append("switch \(d)") }
+    if obj["buzzer"] as? Bool == true { parts.append("buzzer on") }
+    print(parts.joined(separator: ", "))
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the running appliance's state.")
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the raw JSON reply.") var json = false
+    func run() throws { try show(try send(.status, socket: socket.socket), json: json) }
+}
+
+struct Start: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Press Start.")
+    @OptionGroup var socket: SocketOption
+    func run() throws { try show(try send(.start, socket: socket.socket), json: false) }
+}
+
+struct Stop: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Press Stop.")
+    @OptionGroup var socket: SocketOption
+    func run() throws { try show(try send(.stop, socket: socket.socket), json: false) }
+}
+
+struct Reset: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Press Reset.")
+    @OptionGroup var socket: SocketOption
+    func run() throws { try show(try send(.reset, socket: socket.socket), json: false) }
+}
+
+struct SetPreset: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the current preset (in ready or done), e.g. tock set 12m30s.")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "A duration: 90s, 5m, 12m30s, 1h, 1:30.") var duration: String
+    func run() throws {
+        let d: Duration
+        do { d = try DurationText.parse(duration) } catch { throw ValidationError(error.description) }
+        try show(try send(.set(d), socket: socket.socket), json: false)
+    }
+}
+
+struct Mode: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Change the mode: timer, stopwatch, countdown or interval.")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "timer, stopwatch, countdown or interval.") var mode: String
+    func validate() throws {
+        guard ControlRequest.modes.contains(mode) else { throw ValidationError("mode is one of \(ControlRequest.modes.joined(separator: ", "))") }
+    }
+    func run() throws { try show(try send(.mode(mode), socket: socket.socket), json: false) }
+}
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print every change of state, display and buzzer until interrupted.")
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the raw JSON lines.") var json = false
+    func run() throws {
+        _ = try send(.watch, socket: socket.socket) { line in
+            // Written straight through: a watcher piped into another program
+            // sees each change as it happens.
+            var text = line
+            if !json, let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+                text = o.keys.sorted().filter { $0 != "ok" }.map { "\($0)=\(o[$0]!)" }.joined(separator: " ")
+            }
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            return true
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The real `tock run` process on the mock backend, driven over its real
+/// control socket: requests, bad clients, SIGKILL and restart. Real time,
+/// bounded: every wait is a blocking read with a timeout, about 3 s in all.
+@Suite(.serialized) struct ServiceProcessTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = root.appendingPathComponent(".build/debug/tock").path
+
+    final class Service {
+        let dir: String
+        let process = Process()
+        var socket: String { dir + "/control.sock" }
+        var state: String { dir + "/state.json" }
+
+        init(dir: String? = nil, config: String = "timer: {presets: [10s]}\n") throws {
+            self.dir = dir ?? NSTemporaryDirectory() + "tock-svc-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: self.dir, withIntermediateDirectories: true)
+            try config.write(toFile: self.dir + "/config.yaml", atomically: true, encoding: .utf8)
+        }
+
+        func start() throws {
+            process.executableURL = URL(fileURLWithPath: ServiceProcessTests.binary)
+            process.arguments = ["run", "--backend", "mock", "--config", dir + "/config.yaml", "--state", state,
+                                 "--socket", socket, "--control-timeout", "300ms"]
+            let log = Pipe()
+            process.standardError = log
+            try process.run()
+            // Ready when it says so (its log line follows READY=1); the
+            // read blocks, nothing polls.
+            var text = ""
+            while !text.contains("ready:") {
+                let chunk = log.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { Issue.record("tock run exited before ready: \(text)"); return }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+
+        func kill(_ signal: Int32) {
+            Glibc.kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A blocking client with a receive timeout.
+    final class Client {
+        let fd: Int32
+
+        init(_ path: String) throws {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_un()
+            addr.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() { raw[i] = b }
+            }
+            let r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard r == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+            var tv = timeval(tv_sec: 3, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit { close(fd) }
+
+        func send(_ text: String) { _ = text.withCString { write(fd, $0, strlen($0)) } }
+
+        /// One reply line, or nil at end of stream / timeout.
+        func line() -> String? {
+            var out: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) == 1 {
+                if byte == 0x0A { return String(decoding: out, as: UTF8.self) }
+                out.append(byte)
+            }
+            return nil
+        }
+
+        func request(_ json: String) -> [String: Any] {
+            send(json + "\n")
+            guard let l = line(), let o = try? JSONSerialization.jsonObject(with: Data(l.utf8)) as? [String: Any] else { return [:] }
+            return o
+        }
+    }
+
+    @Test func requestsAndBadClientsNeverDisturbTheTimer() throws {
+        let svc = try Service()
+        try svc.start()
+        defer { svc.kill(SIGTERM) }
+        let c = try Client(svc.socket)
+        #expect(c.request(#"{"cmd":"status"}"#)["state"] as? String == "ready")
+        #expect(c.request(#"{"cmd":"start"}"#)["state"] as? String == "running")
+
+        // Garbage gets an error reply and the connection stays usable.
+        let bad = c.request("garbage")
+        #expect(bad["ok"] as? Bool == false)
+        #expect(c.request(#"{"cmd":"status","x":1}"#)["error"] as? String == "unknown field \"x\" for status")
+        #expect(c.request(#"{"cmd":"set","duration":"1m"}"#)["error"] as? String == "the timer is running; stop and reset it first")
+
+        // Oversized: an error, then the server closes the connection.
+        let big = try Client(svc.socket)
+        big.send(String(repeating: "x", count: 2000))
+        #expect(big.line()?.contains("longer than 1024 bytes") == true)
+        #expect(big.line() == nil)
+
+        // Half-open: a request never finished is dropped after the limit.
+        let slow = try Client(svc.socket)
+        slow.send(#"{"cmd":"sta"#)
+        #expect(slow.line()?.contains("not finished") == true)
+        #expect(slow.line() == nil)
+
+        // Through all of it the count ran on.
+        let s = c.request(#"{"cmd":"status"}"#)
+        #expect(s["state"] as? String == "running")
+        #expect((s["elapsed_ms"] as? Int ?? 0) >= 300)
+    }
+
+    /// SIGKILL mid count-down, start again: the count continues from where
+    /// it should be (within 100 ms), from the state file alone.
+    @Test func aKilledServiceContinuesTheCountWhenStartedAgain() throws {
+        let svc = try Service()
+        try svc.start()
+        let c = try Client(svc.socket)
+        let watcher = try Client(svc.socket)
+        _ = watcher.request(#"{"cmd":"watch"}"#)
+        _ = c.request(#"{"cmd":"start"}"#)
+        // Let it count to its first display flip (about a second).
+        while let l = watcher.line(), !l.contains("00:09") {}
+        let before = c.request(#"{"cmd":"status"}"#)
+        let t0 = Date()
+        svc.kill(SIGKILL)
+
+        let again = try Service(dir: svc.dir)
+        try again.start()
+        defer { again.kill(SIGTERM) }
+        let after = try Client(again.socket).request(#"{"cmd":"status"}"#)
+        let waited = Date().timeIntervalSince(t0) * 1000
+        #expect(after["state"] as? String == "running")
+        let e1 = before["elapsed_ms"] as? Int ?? -1, e2 = after["elapsed_ms"] as? Int ?? -1
+        let error = Double(e2 - e1) - waited
+        print("restart: elapsed \(e1) ms -> \(e2) ms across \(Int(waited)) ms; error \(Int(error)) ms")
+        #expect(e1 >= 1000)
+        #expect(abs(error) < 100)
+    }
+
+    @Test func aCorruptStateFileStartsClean() throws {
+        let svc = try Service()
+        try "{\"version\":1,\"snapshot\":{\"mode\":\"tim".write(toFile: svc.state, atomically: true, encoding: .utf8)
+        try svc.start()
+        defer { svc.kill(SIGTERM) }
+        #expect(try Client(svc.socket).request(#"{"cmd":"status"}"#)["state"] as? String == "ready")
+    }
+}

@@ -1,0 +1,458 @@
+#!/usr/bin/env bash
+# The deployment files: the systemd unit, the example configuration, the udev
+# rule, install.sh (into a directory, never this machine's system) and the
+# .deb. Runs in well under a minute once the release binary is built.
+#
+#   Tests/deploy/deploy-test.sh
+#
+#   TOCK_BIN=PATH   the tock binary to test with (default: the release build
+#                   make deb uses, .build-release/release/tock)
+#   TOCK_DEB=PATH   the package to inspect (default: the newest
+#                   .build/deb/tock_*.deb; built with make deb if there is none)
+#
+# Prints "deploy: N passed, M failed" and exits non-zero on any failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+deploy=$repo/deploy
+cd "$repo" || exit 1
+started=$(date +%s%N)
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ $# -lt 2 ] || printf '%s\n' "$2" | sed 's/^/     | /'; }
+# check NAME COMMAND...: passes when the command succeeds; its output is
+# shown on failure.
+check() {
+  local name=$1 out; shift
+  if out=$("$@" 2>&1); then ok "$name"; else fail "$name" "$out"; fi
+}
+finish() {
+  local ms=$((($(date +%s%N) - started) / 1000000))
+  echo "deploy: $passed passed, $failed failed ($((ms / 1000)).$((ms % 1000 / 100)) s)"
+  [ "$failed" = 0 ]
+  exit
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ---------------------------------------------------------------- the .deb and the binary
+arch=$(dpkg --print-architecture)
+version=$(if [ -f "$repo/VERSION" ]; then cat "$repo/VERSION"; elif [ -f "$deploy/VERSION" ]; then cat "$deploy/VERSION"; else echo 0.1.0; fi | tr -d ' \t\n')
+deb=${TOCK_DEB:-$repo/.build/deb/tock_${version}_${arch}.deb}
+if [ ! -f "$deb" ]; then
+  echo "deploy-test: no $deb yet; building it (make deb)"
+  make -C "$repo" --no-print-directory deb >/dev/null || { fail "make deb"; finish; }
+fi
+tock=${TOCK_BIN:-$repo/.build-release/release/tock}
+if [ ! -x "$tock" ]; then
+  fail "tock binary" "$tock is missing: run make deb (or set TOCK_BIN)"
+  finish
+fi
+echo "deploy-test: binary $tock"
+echo "deploy-test: package $deb"
+
+for f in tock.service config.yaml 99-tock-gpio.rules install.sh build-deb.sh VERSION; do
+  [ -f "$deploy/$f" ] || fail "deploy/$f exists"
+done
+check "install.sh and build-deb.sh parse (bash -n)" bash -n "$deploy/install.sh" "$deploy/build-deb.sh"
+check "install.sh and build-deb.sh are executable" test -x "$deploy/install.sh" -a -x "$deploy/build-deb.sh"
+
+# ---------------------------------------------------------------- the unit
+if ! command -v systemd-analyze >/dev/null; then
+  echo "deploy-test: installing systemd (for systemd-analyze)"
+  sudo=$( [ "$(id -u)" = 0 ] || echo sudo )
+  $sudo apt-get update -q >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q systemd >/dev/null
+fi
+# systemd-analyze verify insists that ExecStart's program exists; it is
+# checked on a copy whose ExecStart names the binary under test (the copy
+# keeps the file name, which verify uses as the unit name).
+mkdir -p "$tmp/unit"
+sed "s|^ExecStart=/usr/bin/tock |ExecStart=$tock |" "$deploy/tock.service" > "$tmp/unit/tock.service"
+check "the unit names /usr/bin/tock run --config /etc/tock/config.yaml" \
+  grep -qx 'ExecStart=/usr/bin/tock run --config /etc/tock/config.yaml' "$deploy/tock.service"
+if out=$(systemd-analyze verify "$tmp/unit/tock.service" 2>&1) && [ -z "$out" ]; then
+  ok "systemd-analyze verify tock.service (no errors, no warnings)"
+else
+  fail "systemd-analyze verify tock.service (no errors, no warnings)" "$out"
+fi
+# The settings the appliance relies on, each as one exact line.
+missing=
+while read -r line; do
+  grep -qxF -- "$line" "$deploy/tock.service" || missing+="$line"$'\n'
+done <<'EOF'
+Type=notify
+NotifyAccess=main
+WatchdogSec=10s
+Restart=on-failure
+RestartSec=2s
+User=tock
+Group=tock
+SupplementaryGroups=gpio i2c spi
+StateDirectory=tock
+RuntimeDirectory=tock
+RuntimeDirectoryMode=0750
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+DevicePolicy=closed
+DeviceAllow=char-gpiochip rw
+DeviceAllow=char-i2c rw
+DeviceAllow=char-spi rw
+KillSignal=SIGTERM
+TimeoutStopSec=5s
+ExecReload=/bin/kill -HUP $MAINPID
+WantedBy=multi-user.target
+EOF
+if [ -z "$missing" ]; then ok "the unit has every setting the appliance relies on"; else fail "the unit has every setting the appliance relies on" "missing: $missing"; fi
+if grep -Eq '^(PrivateDevices|ProtectKernelTunables)=' "$deploy/tock.service"; then
+  fail "no PrivateDevices= (hides /dev/gpiochip*) or ProtectKernelTunables= (read-only sysfs PWM)"
+else
+  ok "no PrivateDevices= (hides /dev/gpiochip*) or ProtectKernelTunables= (read-only sysfs PWM)"
+fi
+check "After= local-fs.target and time-sync.target" \
+  grep -Eq '^After=.*local-fs\.target.*time-sync\.target' "$deploy/tock.service"
+if systemd-analyze --help 2>/dev/null | grep -q -- '--offline'; then
+  exposure=$(systemd-analyze security --offline=true "$tmp/unit/tock.service" 2>/dev/null | sed -n 's/^→ Overall exposure level for tock.service: *//p')
+  echo "     (systemd-analyze security: exposure ${exposure:-unknown})"
+fi
+
+# ---------------------------------------------------------------- the service contract
+# tock run as the unit runs it (mock backend, no hardware): READY=1 once up,
+# WATCHDOG=1 at half of WATCHDOG_USEC, the control socket in
+# $RUNTIME_DIRECTORY, exit 0 within TimeoutStopSec of SIGTERM with
+# STOPPING=1 and the state saved in $STATE_DIRECTORY. The notification
+# socket is played by perl (perl-base is on every Debian system).
+mkdir -p "$tmp/svc/state" "$tmp/svc/run"
+perl -MSocket -MIO::Handle -e '
+  my ($path, $log, $limit) = @ARGV;
+  socket(my $s, AF_UNIX, SOCK_DGRAM, 0) or die "socket: $!";
+  bind($s, pack_sockaddr_un($path)) or die "bind: $!";
+  open(my $out, ">", $log) or die "$log: $!"; $out->autoflush(1);
+  my $end = time + $limit;
+  while (time < $end) {
+    my $rin = ""; vec($rin, fileno($s), 1) = 1;
+    next unless select(my $rout = $rin, undef, undef, 0.2);
+    recv($s, my $msg, 4096, 0);
+    print $out "$_\n" for split /\n/, $msg;
+    last if $msg =~ /^STOPPING=1$/m;
+  }' "$tmp/svc/notify" "$tmp/svc/notify.log" 20 &
+listener=$!
+for _ in $(seq 50); do [ -S "$tmp/svc/notify" ] && break; sleep 0.1; done
+NOTIFY_SOCKET=$tmp/svc/notify WATCHDOG_USEC=1000000 STATE_DIRECTORY=$tmp/svc/state RUNTIME_DIRECTORY=$tmp/svc/run \
+  "$tock" run --backend mock --config "$deploy/config.yaml" 2> "$tmp/svc/stderr" &
+svc=$!
+wait_for() {  # wait_for PATTERN SECONDS: a notification line matching PATTERN
+  local _
+  for _ in $(seq $(($2 * 20))); do
+    grep -Eq "$1" "$tmp/svc/notify.log" 2>/dev/null && return 0
+    kill -0 $svc 2>/dev/null || { grep -Eq "$1" "$tmp/svc/notify.log" 2>/dev/null; return; }
+    sleep 0.05
+  done
+  return 1
+}
+if wait_for '^READY=1$' 10; then ok "tock run sends READY=1 (Type=notify)"; else fail "tock run sends READY=1 (Type=notify)" "$(cat "$tmp/svc/stderr" "$tmp/svc/notify.log" 2>/dev/null)"; fi
+if wait_for '^WATCHDOG=1$' 2; then ok "tock run pings WATCHDOG=1 within WATCHDOG_USEC"; else fail "tock run pings WATCHDOG=1 within WATCHDOG_USEC" "$(cat "$tmp/svc/notify.log" 2>/dev/null)"; fi
+check "tock run creates control.sock in \$RUNTIME_DIRECTORY" test -S "$tmp/svc/run/control.sock"
+kill -TERM $svc 2>/dev/null
+for _ in $(seq 100); do kill -0 $svc 2>/dev/null || break; sleep 0.05; done
+if kill -0 $svc 2>/dev/null; then
+  kill -KILL $svc; wait $svc 2>/dev/null
+  fail "tock run exits within TimeoutStopSec (5 s) of SIGTERM"
+else
+  wait $svc; rc=$?
+  if [ $rc = 0 ]; then ok "tock run exits 0 on SIGTERM (KillSignal=SIGTERM, within 5 s)"; else fail "tock run exits 0 on SIGTERM" "exit status $rc; $(cat "$tmp/svc/stderr")"; fi
+fi
+sleep 0.3
+check "tock run sends STOPPING=1" grep -q '^STOPPING=1$' "$tmp/svc/notify.log"
+check "tock run saves its state in \$STATE_DIRECTORY" test -s "$tmp/svc/state/state.json"
+if [ -s "$tmp/svc/stderr" ] && ! grep -qv '^<[0-7]>' "$tmp/svc/stderr"; then
+  ok "every log line starts with a <N> priority for the journal"
+else
+  fail "every log line starts with a <N> priority for the journal" "$(head -5 "$tmp/svc/stderr")"
+fi
+kill $listener 2>/dev/null; wait $listener 2>/dev/null
+
+# ---------------------------------------------------------------- the configuration
+check "tock config check deploy/config.yaml" "$tock" config check "$deploy/config.yaml"
+# The commented-out parts are valid too: countdown mode with its instant,
+# and the other two status LEDs.
+sed -e 's/^mode: timer /mode: countdown /' -e 's/^#countdown:/countdown:/' -e 's/^#  until:/  until:/' \
+    -e 's/^  # paused:/  paused:/' -e 's/^  # rest:/  rest:/' "$deploy/config.yaml" > "$tmp/countdown.yaml"
+if grep -q '^  until:' "$tmp/countdown.yaml" && grep -q '^  rest:' "$tmp/countdown.yaml"; then
+  check "the commented-out countdown section and LEDs pass the check" "$tock" config check "$tmp/countdown.yaml"
+else
+  fail "the commented-out countdown section and LEDs pass the check" "the sed did not uncomment them"
+fi
+# ... and the check does check: a misspelt key is refused.
+sed 's/^  debounce:/  debounce_ms:/' "$deploy/config.yaml" > "$tmp/typo.yaml"
+if "$tock" config check "$tmp/typo.yaml" >/dev/null 2>&1; then fail "a misspelt key is refused"; else ok "a misspelt key is refused"; fi
+# The default wiring.
+missing=
+while read -r section key value; do
+  awk -v s="$section:" -v k="  $key:" -v v="$value" '
+    { line = $0; sub(/[ \t]+#.*$/, "", line) }
+    line == s { in_s = 1; next }
+    /^[a-z]/ { in_s = 0 }
+    in_s && index(line, k " ") == 1 { split(substr(line, length(k) + 1), w, " "); if (w[1] == v) found = 1 }
+    END { exit !found }' "$deploy/config.yaml" || missing+="$section.$key: $value"$'\n'
+done <<'EOF'
+pins start GPIO17
+pins stop GPIO27
+pins reset GPIO22
+pins switch GPIO23
+pins bias pull-up
+pins active_low true
+buzzer kind active
+buzzer pin GPIO18
+buzzer pwm_chip 0
+buzzer pwm_channel 0
+leds running GPIO24
+leds ringing GPIO25
+display kind tm1637
+display digits 4
+display brightness 7
+display clk GPIO5
+display dio GPIO6
+display i2c_bus 1
+display spi_bus 0
+display spi_device 0
+EOF
+if [ -z "$missing" ]; then ok "deploy/config.yaml has the default wiring"; else fail "deploy/config.yaml has the default wiring" "$missing"; fi
+# Every key tock accepts appears in the example, as read from the checker's
+# own lists (r.mapping(..., allowed: [...]) in Sources/TockAppliance).
+keys=$(cat "$repo"/Sources/TockAppliance/*.swift | tr -d '\n' | grep -o 'r\.mapping([a-z]*, "[a-z_]*", allowed: \[[^]]*\]' \
+  | sed -E 's/r\.mapping\([a-z]*, "([a-z_]*)", allowed: \[(.*)\]/\1 \2/' | tr -d '",' \
+  | awk '$1 != "" && $1 != "leds" { for (i = 2; i <= NF; i++) print $1 "." $i }')
+display_hw=$(grep -ho 'displayHardwareKeys = \[[^]]*\]' "$repo"/Sources/TockAppliance/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
+keys+=$'\n'$(for k in $display_hw; do echo "display.$k"; done)
+if [ "$(echo "$keys" | grep -c .)" -lt 20 ]; then
+  fail "every configuration key is in deploy/config.yaml" "could not read the key lists from Sources/TockAppliance (found: $keys)"
+else
+  missing=
+  for k in $keys; do
+    grep -Eq "^#? *${k#*.}:" <(awk -v s="${k%%.*}" '/^#?[a-z]/ { cur = $0; sub(/^#/, "", cur); sub(/:.*/, "", cur) } cur == s' "$deploy/config.yaml") \
+      || missing+="$k "
+  done
+  top=$(grep -ho '\(topKeys\|hardwareKeys\) = \[[^]]*\]' "$repo"/Sources/TockAppliance/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
+  for k in $top mode switch timer countdown interval alarm input display leds pins buzzer; do
+    grep -Eq "^#?$k:" "$deploy/config.yaml" || missing+="$k "
+  done
+  if [ -z "$missing" ]; then ok "every configuration key is in deploy/config.yaml ($(echo "$keys" | grep -c .) keys)"; else fail "every configuration key is in deploy/config.yaml" "missing: $missing"; fi
+fi
+
+# ---------------------------------------------------------------- the udev rule
+rules=$deploy/99-tock-gpio.rules
+bad=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$rules" | grep -v '^[[:space:]]*\(#\|$\)' \
+  | while IFS= read -r line; do
+      rest=$line
+      while [ -n "$rest" ]; do
+        # KEY or KEY{attr}, an operator, a double-quoted value, then a comma or the end.
+        if [[ $rest =~ ^[[:space:]]*([A-Z_]+(\{[^}]*\})?)(==|!=|\+=|-=|:=|=)\"([^\"]*)\"[[:space:]]*(,|$)(.*)$ ]]; then
+          rest=${BASH_REMATCH[6]}
+        else
+          echo "$line"; break
+        fi
+      done
+    done)
+if [ -z "$bad" ]; then ok "99-tock-gpio.rules: every rule is KEY op \"value\", comma-separated"; else fail "99-tock-gpio.rules: every rule is KEY op \"value\", comma-separated" "$bad"; fi
+missing=
+for want in 'SUBSYSTEM=="gpio", KERNEL=="gpiochip\*", GROUP="gpio", MODE="0660"' \
+            'SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"' \
+            'SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"' \
+            'SUBSYSTEM=="pwm", KERNEL=="pwmchip\*", ACTION=="add"' \
+            'SUBSYSTEM=="pwm", KERNEL=="pwmchip\*", ACTION=="change", ENV\{EXPORT\}=="pwm\*"'; do
+  grep -Eq "^$want" "$rules" || missing+="$want"$'\n'
+done
+if [ -z "$missing" ]; then ok "99-tock-gpio.rules: gpiochip to gpio, i2c-dev to i2c, spidev to spi, PWM to gpio"; else fail "99-tock-gpio.rules: gpiochip to gpio, i2c-dev to i2c, spidev to spi, PWM to gpio" "$missing"; fi
+
+# ---------------------------------------------------------------- install.sh --root
+inst=$tmp/root
+snapshot() {  # every path under $1 with type, mode, size, mtime and content hash
+  (cd "$1" && find . -printf '%p %y %m %s %T@\n' | LC_ALL=C sort
+   find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum)
+}
+expected_files=(
+  "usr/bin/tock 755" "lib/systemd/system/tock.service 644" "lib/udev/rules.d/99-tock-gpio.rules 644"
+  "etc/tock/config.yaml 644" "usr/share/doc/tock/README.md 644" "usr/share/doc/tock/config.yaml 644")
+if out=$("$deploy/install.sh" --root "$inst" --binary "$tock" 2>&1); then
+  ok "install.sh --root DIR runs"
+  missing=
+  for entry in "${expected_files[@]}"; do
+    f=${entry% *} mode=${entry#* }
+    if [ ! -f "$inst/$f" ]; then missing+="$f (absent) "
+    elif [ "$(stat -c %a "$inst/$f")" != "$mode" ]; then missing+="$f (mode $(stat -c %a "$inst/$f"), not $mode) "; fi
+  done
+  if [ -z "$missing" ]; then ok "install.sh --root installs the binary (0755), unit, rule, config and docs (0644)"; else fail "install.sh --root installs the binary (0755), unit, rule, config and docs (0644)" "$missing"; fi
+  check "install.sh --root: installed files equal their sources" \
+    bash -c "cmp '$tock' '$inst/usr/bin/tock' && cmp '$deploy/tock.service' '$inst/lib/systemd/system/tock.service' \
+             && cmp '$deploy/99-tock-gpio.rules' '$inst/lib/udev/rules.d/99-tock-gpio.rules' && cmp '$deploy/config.yaml' '$inst/etc/tock/config.yaml'"
+  other=$(cd "$inst" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | grep -vxF -f <(printf '%s\n' "${expected_files[@]%% *}"))
+  if [ -z "$other" ]; then ok "install.sh --root installs nothing else"; else fail "install.sh --root installs nothing else" "$other"; fi
+  before=$(snapshot "$inst")
+  out2=$("$deploy/install.sh" --root "$inst" --binary "$tock" 2>&1)
+  if [ "$before" = "$(snapshot "$inst")" ] && ! grep -q 'installed /' <<<"$out2"; then
+    ok "install.sh --root a second time changes nothing"
+  else
+    fail "install.sh --root a second time changes nothing" "$out2"$'\n'"$(diff <(echo "$before") <(snapshot "$inst"))"
+  fi
+  # A person's configuration is never overwritten.
+  printf 'mode: stopwatch\n' > "$inst/etc/tock/config.yaml"
+  "$deploy/install.sh" --root "$inst" --binary "$tock" >/dev/null 2>&1
+  check "install.sh keeps an edited /etc/tock/config.yaml" grep -qx 'mode: stopwatch' "$inst/etc/tock/config.yaml"
+  # ... and refuses to install over a configuration this tock would refuse.
+  printf 'mode: stopwatch\nbogus: 1\n' > "$inst/etc/tock/config.yaml"
+  echo '# edited' >> "$inst/lib/systemd/system/tock.service"   # an install would put it back
+  before=$(snapshot "$inst")
+  if out=$("$deploy/install.sh" --root "$inst" --binary "$tock" 2>&1); then
+    fail "install.sh refuses (and installs nothing) when the existing config is bad" "$out"
+  elif [ "$before" = "$(snapshot "$inst")" ]; then
+    ok "install.sh refuses (and installs nothing) when the existing config is bad"
+  else
+    fail "install.sh refuses (and installs nothing) when the existing config is bad" "files changed"
+  fi
+  printf 'mode: stopwatch\n' > "$inst/etc/tock/config.yaml"
+  mkdir -p "$inst/var/lib/tock" && echo '{}' > "$inst/var/lib/tock/state.json"
+  if out=$("$deploy/install.sh" --root "$inst" --uninstall 2>&1); then
+    left=$(cd "$inst" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
+    if [ "$left" = "etc/tock/config.yaml var/lib/tock/state.json " ]; then
+      ok "install.sh --uninstall --root removes binary, unit, rule and docs, keeps /etc/tock and /var/lib/tock"
+    else
+      fail "install.sh --uninstall --root removes binary, unit, rule and docs, keeps /etc/tock and /var/lib/tock" "left: $left"
+    fi
+  else
+    fail "install.sh --uninstall --root runs" "$out"
+  fi
+  if out=$("$deploy/install.sh" --root "$inst" --uninstall --purge 2>&1) && [ -z "$(find "$inst" -type f)" ]; then
+    ok "install.sh --uninstall --purge --root removes /etc/tock and /var/lib/tock too"
+  else
+    fail "install.sh --uninstall --purge --root removes /etc/tock and /var/lib/tock too" "$out $(find "$inst" -type f)"
+  fi
+else
+  fail "install.sh --root DIR runs" "$out"
+fi
+# DESTDIR= is the same as --root, and --prefix moves the binary and ExecStart.
+if DESTDIR=$tmp/destdir "$deploy/install.sh" --prefix /usr/local --binary "$tock" >/dev/null 2>&1 \
+   && [ -x "$tmp/destdir/usr/local/bin/tock" ] && [ ! -e "$tmp/destdir/usr/bin/tock" ] \
+   && grep -qx 'ExecStart=/usr/local/bin/tock run --config /etc/tock/config.yaml' "$tmp/destdir/lib/systemd/system/tock.service"; then
+  ok "DESTDIR=DIR install.sh --prefix /usr/local: binary and ExecStart under /usr/local"
+else
+  fail "DESTDIR=DIR install.sh --prefix /usr/local: binary and ExecStart under /usr/local"
+fi
+
+# ---------------------------------------------------------------- the .deb
+check "the package is named tock_${version}_${arch}.deb" test "$(basename "$deb")" = "tock_${version}_${arch}.deb"
+field() { dpkg-deb -f "$deb" "$1"; }
+check "Package: tock" test "$(field Package)" = tock
+check "Version: $version" test "$(field Version)" = "$version"
+check "Architecture: $arch (dpkg --print-architecture)" test "$(field Architecture)" = "$arch"
+depends=$(field Depends)
+echo "     (Depends: $depends)"
+if grep -Eq '(^|, )libgpiod[0-9]+( |,|$)' <<<"$depends"; then ok "Depends has the libgpiod runtime"; else fail "Depends has the libgpiod runtime" "$depends"; fi
+if grep -Eq '(^|, )adduser( |,|$)' <<<"$depends"; then ok "Depends has adduser (used by postinst)"; else fail "Depends has adduser (used by postinst)" "$depends"; fi
+if grep -q 'swift' <<<"$depends"; then fail "Depends has no Swift runtime" "$depends"; else ok "Depends has no Swift runtime"; fi
+mkdir -p "$tmp/ctl" "$tmp/data"
+dpkg-deb -e "$deb" "$tmp/ctl"
+dpkg-deb -x "$deb" "$tmp/data"
+check "conffiles lists /etc/tock/config.yaml" grep -qx /etc/tock/config.yaml "$tmp/ctl/conffiles"
+listing=$(dpkg-deb -c "$deb")
+missing=
+while read -r mode path; do
+  grep -Eq "^$mode root/root +[0-9]+ [0-9-]+ [0-9:]+ \./$path\$" <<<"$listing" || missing+="$mode ./$path"$'\n'
+done <<'EOF'
+-rwxr-xr-x usr/bin/tock
+-rw-r--r-- lib/systemd/system/tock.service
+-rw-r--r-- etc/tock/config.yaml
+-rw-r--r-- lib/udev/rules.d/99-tock-gpio.rules
+-rw-r--r-- usr/share/doc/tock/README.md
+EOF
+if [ -z "$missing" ]; then ok "the package holds the binary (0755) and the unit, config, rule and README (0644), all root:root"; else fail "the package holds the binary (0755) and the unit, config, rule and README (0644), all root:root" "$missing"$'\n'"$listing"; fi
+check "the packaged unit, config and rule are the ones in deploy/" \
+  bash -c "cmp '$deploy/tock.service' '$tmp/data/lib/systemd/system/tock.service' && cmp '$deploy/config.yaml' '$tmp/data/etc/tock/config.yaml' \
+           && cmp '$deploy/99-tock-gpio.rules' '$tmp/data/lib/udev/rules.d/99-tock-gpio.rules'"
+if readelf -S "$tmp/data/usr/bin/tock" 2>/dev/null | grep -q '\.symtab'; then fail "the packaged binary is stripped"; else ok "the packaged binary is stripped"; fi
+if ldd "$tmp/data/usr/bin/tock" 2>&1 | grep -Eq 'swift|not found'; then
+  fail "the packaged binary needs no Swift toolchain libraries" "$(ldd "$tmp/data/usr/bin/tock" 2>&1)"
+else
+  ok "the packaged binary needs no Swift toolchain libraries"
+fi
+check "the packaged binary runs (config check of the packaged config)" \
+  "$tmp/data/usr/bin/tock" config check "$tmp/data/etc/tock/config.yaml"
+for s in postinst prerm postrm; do
+  if [ -f "$tmp/ctl/$s" ] && [ "$(stat -c %a "$tmp/ctl/$s")" = 755 ] && head -1 "$tmp/ctl/$s" | grep -qx '#!/bin/sh' \
+     && sh -n "$tmp/ctl/$s" && grep -qx 'set -e' "$tmp/ctl/$s"; then
+    ok "maintainer script $s: #!/bin/sh, 0755, set -e, sh -n"
+  else
+    fail "maintainer script $s: #!/bin/sh, 0755, set -e, sh -n"
+  fi
+done
+if command -v checkbashisms >/dev/null; then
+  check "maintainer scripts: no bashisms" checkbashisms "$tmp/ctl/postinst" "$tmp/ctl/prerm" "$tmp/ctl/postrm"
+fi
+if (cd "$tmp/data" && md5sum --quiet -c "$tmp/ctl/md5sums") >/dev/null 2>&1; then ok "md5sums match the contents"; else fail "md5sums match the contents"; fi
+
+# ---------------------------------------------------------------- on a system (throwaway overlay)
+# The maintainer scripts and install.sh's user, group and enable steps run
+# for real in a chroot on a throwaway overlay of / (a private mount
+# namespace; nothing reaches this machine). Needs root and overlayfs; skipped
+# otherwise. systemd and udev do not run there, so starting the service and
+# reloading udev are not exercised.
+# shellcheck disable=SC2329  # run through unshare, by name
+live_test() {
+  local R=$tmp/ovl/root
+  mkdir -p "$tmp/ovl"
+  mount -t tmpfs tmpfs "$tmp/ovl" || return 2
+  mkdir -p "$tmp/ovl/up" "$tmp/ovl/work" "$R"
+  mount -t overlay overlay -o "lowerdir=/,upperdir=$tmp/ovl/up,workdir=$tmp/ovl/work" "$R" || return 2
+  mount -t proc proc "$R/proc" && mount --rbind /dev "$R/dev" && mount -t tmpfs tmpfs "$R/run" || return 2
+  mkdir -p "$R/t" && mount --bind "$tmp/live" "$R/t" || return 2
+  chroot "$R" /bin/sh /t/inner.sh
+}
+mkdir -p "$tmp/live/deploy"
+cp "$deb" "$tmp/live/tock.deb"
+cp "$tock" "$tmp/live/tock"
+cp "$deploy"/* "$tmp/live/deploy/"
+cp "$repo/README.md" "$tmp/live/"   # install.sh takes it from the directory above deploy/
+cat > "$tmp/live/inner.sh" <<'EOF'
+t() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fi; }
+member() { id -nG tock 2>/dev/null | tr ' ' '\n' | grep -qx "$1"; }
+wants=/etc/systemd/system/multi-user.target.wants/tock.service
+dpkg -i /t/tock.deb > /t/dpkg.log 2>&1; rc=$?
+t "dpkg -i: installs" '[ $rc = 0 ] && [ -x /usr/bin/tock ] && [ -f /etc/tock/config.yaml ]'
+t "dpkg -i: postinst creates the tock system user in gpio, i2c and spi" 'member gpio && member i2c && member spi && [ "$(id -u tock)" -lt 1000 ]'
+t "dpkg -i: postinst enables tock.service" '[ -L $wants ] || ! command -v deb-systemd-helper >/dev/null'
+echo "mode: stopwatch" > /etc/tock/config.yaml
+dpkg -i /t/tock.deb >> /t/dpkg.log 2>&1; rc=$?
+t "dpkg -i again: succeeds and keeps the edited conffile" '[ $rc = 0 ] && grep -qx "mode: stopwatch" /etc/tock/config.yaml'
+dpkg -r tock >> /t/dpkg.log 2>&1; rc=$?
+t "dpkg -r: removes the binary, keeps the conffile and the user" '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ -f /etc/tock/config.yaml ] && id tock >/dev/null 2>&1'
+mkdir -p /var/lib/tock && echo "{}" > /var/lib/tock/state.json
+dpkg -P tock >> /t/dpkg.log 2>&1; rc=$?
+t "dpkg -P: removes /etc/tock, /var/lib/tock, the user and the enable link" '[ $rc = 0 ] && [ ! -e /etc/tock ] && [ ! -e /var/lib/tock ] && ! id tock >/dev/null 2>&1 && [ ! -L $wants ]'
+bash /t/deploy/install.sh --binary /t/tock > /t/install.log 2>&1; rc=$?
+t "install.sh: creates the tock user in gpio, i2c, spi, installs and enables" '[ $rc = 0 ] && member gpio && member spi && [ -x /usr/bin/tock ] && { [ -L $wants ] || ! command -v systemctl >/dev/null; }'
+bash /t/deploy/install.sh --binary /t/tock > /t/install2.log 2>&1; rc=$?
+t "install.sh a second time: changes nothing" '[ $rc = 0 ] && ! grep -Eq "installed|created|added" /t/install2.log'
+bash /t/deploy/install.sh --uninstall --purge > /t/uninstall.log 2>&1; rc=$?
+t "install.sh --uninstall --purge: removes files, user and enable link" '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ ! -e /etc/tock ] && ! id tock >/dev/null 2>&1 && [ ! -L $wants ]'
+EOF
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+  out=$(unshare -m --propagation private bash -c "$(declare -f live_test); tmp='$tmp'; live_test" 2>&1); rc=$?
+  if [ $rc = 2 ] || ! grep -q '^ok\|^FAIL' <<<"$out"; then
+    echo "skip the package and install.sh on a system (no overlay here: $(tail -1 <<<"$out"))"
+  else
+    while IFS= read -r line; do
+      case $line in
+        "ok   "*) ok "${line#ok   }" ;;
+        "FAIL "*) fail "${line#FAIL }" "$(cat "$tmp/live/dpkg.log" "$tmp/live/install.log" "$tmp/live/install2.log" "$tmp/live/uninstall.log" 2>/dev/null | tail -20)" ;;
+      esac
+    done <<<"$out"
+  fi
+else
+  echo "skip the package and install.sh on a system (needs root and unshare)"
+fi
+
+finish

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The GPIO tests on a real kernel (QEMU, gpio-sim): prepares the cache, runs
+# the libgpiod probe built against v1 and v2, then every
+# Tests/vm/scenarios/*.sh.
+#
+#   vm-test.sh [--tock PATH] [--only GLOB] [--no-probe]
+#
+#   --tock PATH   a tock binary for scenarios that declare "# vm-binary: tock";
+#                 repeatable (NAME=PATH names the run, e.g. v1=... v2=...): each
+#                 such scenario runs once per binary (default: $TOCK_BIN, else
+#                 .build-vm/release/tock if it exists; without one those
+#                 scenarios are skipped)
+#   --only GLOB   run only the scenarios whose file name matches GLOB
+#   --no-probe    skip the two probe runs
+#
+# Results and console logs: .cache/vm/results/<name>/.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${VM_CACHE:-$repo/.cache/vm}
+export VM_CACHE=$cache
+
+tocks=() only='*' probe=1
+[ -z "${TOCK_BIN:-}" ] || tocks+=("$TOCK_BIN")
+while [ $# -gt 0 ]; do
+  case $1 in
+    --tock) tocks+=("${2:?--tock PATH}"); shift 2 ;;
+    --only) only=${2:?--only GLOB}; shift 2 ;;
+    --no-probe) probe=0; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "vm-test: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ ${#tocks[@]} -eq 0 ] && [ -x "$repo/.build-vm/release/tock" ]; then tocks=("$repo/.build-vm/release/tock"); fi
+
+started=$(date +%s)
+bash "$here/prepare.sh"
+
+results=$cache/results
+build=$cache/build
+mkdir -p "$results" "$build"
+passed=() failed=() skipped=()
+
+# ---------------------------------------------------------------- probes
+g2=$cache/gpiod2
+build_probes() {
+  echo "vm-test: building the probe against libgpiod v1 (system) and v2 ($(cat "$g2/version"))"
+  # v1: the system's gpiod.h and libgpiod.so.2 (copied into the VM by ldd)
+  gcc -O2 -Wall -Wextra -Werror -o "$build/probe-v1" "$here/probe.c" -lgpiod
+  # v2: the fetched gpiod.h and static libgpiod.a (the directory has no .so)
+  gcc -O2 -Wall -Wextra -Werror -I"$g2/include" -o "$build/probe-v2" "$here/probe.c" -L"$g2/lib" -lgpiod
+  if ldd "$build/probe-v2" | grep -q libgpiod; then
+    echo "vm-test: probe-v2 links a shared libgpiod; expected the static v2 library" >&2; exit 1
+  fi
+}
+build_probes
+
+# run NAME BINARY SCRIPT [run-in-vm options...]
+run() {
+  local name=$1 bin=$2 script=$3; shift 3
+  echo "vm-test: $name"
+  if bash "$here/run-in-vm.sh" --binary "$bin" --script "$script" --out "$results/$name" "$@"; then
+    passed+=("$name")
+  else
+    failed+=("$name")
+  fi
+}
+
+if [ "$probe" = 1 ]; then
+  run probe-v1 "$build/probe-v1" "$here/probe-scenario.sh" --timeout 60 --env EXPECT_API=v1
+  run probe-v2 "$build/probe-v2" "$here/probe-scenario.sh" --timeout 60 --env EXPECT_API=v2
+fi
+
+# ---------------------------------------------------------------- scenarios
+# Header lines a scenario may carry (read by this script, not by the VM):
+#   # vm-binary: tock | probe-v1 | probe-v2 | PATH (relative to the repo)
+#   # vm-timeout: SECONDS            (default 120)
+#   # vm-file: SRC:DEST              (SRC relative to the repo; repeatable)
+#   # vm-env: NAME=VALUE             (repeatable)
+header() { sed -n "s/^# $2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//'; }
+shopt -s nullglob
+for script in "$here"/scenarios/*.sh; do
+  file=$(basename "$script")
+  # shellcheck disable=SC2053
+  [[ $file == $only ]] || continue
+  name=${file%.sh}
+  want=$(header "$script" vm-binary | head -1)
+  bins=() names=()
+  case $want in
+    tock)
+      if [ ${#tocks[@]} -eq 0 ]; then
+        echo "vm-test: SKIP $name (no tock binary: pass --tock PATH or TOCK=PATH to make, see Tests/vm/README.md)"
+        skipped+=("$name"); continue
+      fi
+      for t in "${tocks[@]}"; do
+        case $t in
+          *=*) names+=("$name-${t%%=*}"); bins+=("${t#*=}") ;;
+          *) names+=("$name"); bins+=("$t") ;;
+        esac
+      done ;;
+    probe-v1|probe-v2) bins=("$build/$want"); names=("$name") ;;
+    '') echo "vm-test: $file has no '# vm-binary:' line" >&2; failed+=("$name"); continue ;;
+    /*) bins=("$want"); names=("$name") ;;
+    *) bins=("$repo/$want"); names=("$name") ;;
+  esac
+  opts=(--timeout "$(header "$script" vm-timeout | head -1)")
+  [ "${opts[1]}" != "" ] || opts=(--timeout 120)
+  while IFS= read -r f; do
+    [ -n "$f" ] || continue
+    src=${f%%:*}; case $src in /*) ;; *) src=$repo/$src ;; esac
+    opts+=(--file "$src:${f#*:}")
+  done < <(header "$script" vm-file)
+  while IFS= read -r e; do [ -n "$e" ] && opts+=(--env "$e"); done < <(header "$script" vm-env)
+  for i in "${!bins[@]}"; do run "${names[$i]}" "${bins[$i]}" "$script" "${opts[@]}"; done
+done
+
+# ---------------------------------------------------------------- summary
+elapsed=$(( $(date +%s) - started ))
+echo "vm-test: ${#passed[@]} passed, ${#failed[@]} failed, ${#skipped[@]} skipped in ${elapsed} s (logs: $results/)"
+[ ${#failed[@]} -eq 0 ] || { echo "vm-test: FAILED: ${failed[*]}" >&2; exit 1; }
+[ ${#passed[@]} -gt 0 ] || { echo "vm-test: nothing ran" >&2; exit 1; }
