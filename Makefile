@@ -15,13 +15,15 @@ demo: build
 
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
-## deployment files and package, and the real-kernel GPIO tests under QEMU.
+## deployment files and package, the real-kernel GPIO tests under QEMU, and
+## the package installed and booted under systemd in QEMU.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
+	$(MAKE) --no-print-directory systemd-test
 
 build: deps
 	$(SWIFT) build --product tock
@@ -79,3 +81,8 @@ install: deps
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh).
 deploy-test: deb
 	bash Tests/deploy/deploy-test.sh
+
+## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).
+.PHONY: systemd-test
+systemd-test: deb
+	$(SUDO) bash Tests/vm-systemd/systemd-test.sh

@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "TockDriversTests", dependencies: ["TockDrivers", "TockMock"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockGPIOD"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockGPIOD"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import TockCore
+import TockLinux
 import Yams
 
 /// The configuration file, parsed and checked. `settings` is what the core
@@ -12,10 +13,15 @@ public struct ApplianceConfig: Equatable, Sendable {
     public var leds: [String] = []
     /// Where the parts are wired (used by the gpiod backend).
     public var hardware = HardwareConfig()
+    /// CPU scheduling for the service (nil: leave it to the unit).
+    public var scheduling: Scheduling? = nil
+    /// The file and the line of each key, for problems found after parsing.
+    public var file = ""
+    public var keyLines: [String: Int] = [:]
 
     public init() {}
 
-    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds"] + hardwareKeys
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds", "scheduling"] + hardwareKeys
 
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> ApplianceConfig {
@@ -40,6 +46,8 @@ public struct ApplianceConfig: Equatable, Sendable {
         let r = ConfigReader(file: file)
         config.read(root, r)
         if !r.problems.isEmpty { throw ConfigError(problems: r.problems) }
+        config.file = file
+        config.keyLines = r.keyLines
         return config
     }
 
@@ -89,9 +97,20 @@ public struct ApplianceConfig: Equatable, Sendable {
             let d = r.mapping(n, "display", allowed: ["digits", "brightness"] + Self.displayHardwareKeys)
             if let v = d["digits"], let k = r.choice(v, "display.digits", ["4", "8"]) { settings.display.digits = Int(k)! }
             if let v = d["brightness"], let k = r.int(v, "display.brightness", 0...7) { settings.display.brightness = k }
+            if let v = d["night"] { readNight(v, r) }
             readDisplayHardware(d, r)
         }
         if let n = top["leds"] { readLeds(n, r) }
+        if let n = top["scheduling"] {
+            let s = r.mapping(n, "scheduling", allowed: ["policy", "priority", "nice"])
+            var sched = Scheduling()
+            if let v = s["policy"], let p = r.choice(v, "scheduling.policy", Scheduling.Policy.allCases.map(\.rawValue)) { sched.policy = .init(rawValue: p)! }
+            if let v = s["priority"], let k = r.int(v, "scheduling.priority", 1...99) { sched.priority = k }
+            if let v = s["nice"], let k = r.int(v, "scheduling.nice", -20...19) { sched.nice = k }
+            if sched.policy != .other, s["priority"] == nil { r.problem(n, "scheduling.priority", "a \(sched.policy.rawValue) policy needs a priority from 1 to 99") }
+            if sched.policy != .other, s["nice"] != nil { r.problem(s["nice"], "scheduling.nice", "nice applies to policy other only") }
+            scheduling = sched
+        }
         readHardware(top, r)
         checkLines(top, r)
         // Cross-field rules.
@@ -101,6 +120,33 @@ public struct ApplianceConfig: Equatable, Sendable {
         if settings.input.longPress <= settings.input.debounce {
             r.problem(top["input"], "input.long_press", "must be longer than input.debounce")
         }
+    }
+
+    /// `night: {from: "22:00", to: "07:00", brightness: 1}` (local time).
+    private mutating func readNight(_ node: Node, _ r: ConfigReader) {
+        let n = r.mapping(node, "display.night", allowed: ["from", "to", "brightness"])
+        func clock(_ key: String) -> Int? {
+            guard let v = n[key] else {
+                r.problem(node, "display.night.\(key)", "needed, e.g. \"22:00\"")
+                return nil
+            }
+            guard let s = r.string(v, "display.night.\(key)") else { return nil }
+            let p = s.split(separator: ":")
+            guard p.count == 2, let h = Int(p[0]), let m = Int(p[1]), (0...23).contains(h), (0...59).contains(m) else {
+                r.problem(v, "display.night.\(key)", "\"\(s)\" is not a time of day; write HH:MM, e.g. \"22:00\"")
+                return nil
+            }
+            return h * 3600 + m * 60
+        }
+        let from = clock("from"), to = clock("to")
+        var level = 1
+        if let v = n["brightness"], let k = r.int(v, "display.night.brightness", 0...7) { level = k }
+        guard let from, let to else { return }
+        guard from != to else {
+            r.problem(node, "display.night", "from and to are the same time")
+            return
+        }
+        settings.display.night = NightSchedule(from: from, to: to, brightness: level)
     }
 
     private static func yamlProblem(_ error: YamlError, file: String) -> ConfigProblem {

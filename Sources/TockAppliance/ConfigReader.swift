@@ -23,6 +23,8 @@ public struct ConfigError: Error, CustomStringConvertible {
 final class ConfigReader {
     let file: String
     private(set) var problems: [ConfigProblem] = []
+    /// The line each key's value is on, for problems found later.
+    private(set) var keyLines: [String: Int] = [:]
 
     init(file: String) { self.file = file }
 
@@ -54,6 +56,7 @@ final class ConfigReader {
     }
 
     func string(_ node: Node, _ key: String) -> String? {
+        keyLines[key] = node.mark?.line
         guard case .scalar(let s) = node, !s.string.isEmpty else {
             problem(node, key, "expected a value")
             return nil

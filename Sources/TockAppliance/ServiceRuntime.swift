@@ -32,6 +32,9 @@ public final class ServiceRuntime {
 
     public func run() throws {
         var config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig()
+        if let s = config.scheduling {
+            do { try s.apply() } catch { log.warning("\(error)") }
+        }
         let reactor = try Reactor()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let hardware: Hardware

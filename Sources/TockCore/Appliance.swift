@@ -179,7 +179,8 @@ public struct Appliance: Sendable {
         buzzer.ringingSince = program.ringingSince
         let p = program.presentation(at: now)
 
-        let frame = renderer.frame(for: p, at: t)
+        var frame = renderer.frame(for: p, at: t)
+        if let night = settings.display.night, night.isNight(at: now) { frame.brightness = night.brightness }
         if frame != shown.frame { commands.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
         if shown.tone == .none || shown.tone! != tone { commands.append(.buzzer(tone)); shown.tone = .some(tone) }
@@ -196,6 +197,10 @@ public struct Appliance: Sendable {
         case .monotonic(let d)?: monotonic.append(d)
         case .wall(let w)?: wall = w
         case nil: break
+        }
+        if let night = settings.display.night {
+            let w = night.nextChange(after: now)
+            wall = min(wall ?? w, w)
         }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
             switch motion {

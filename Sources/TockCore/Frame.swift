@@ -7,6 +7,9 @@ public struct Frame: Equatable, Sendable {
     public var colon: Bool
     /// 0 (dimmest lit) ... 7 (brightest).
     public var brightness: Int
+    /// Segment bits given directly (the wiring check lights one segment
+    /// at a time, which no glyph does); nil for frames made from text.
+    private var raw: [UInt8]? = nil
 
     /// Parse display text: one character per digit; `.` lights the point of
     /// the digit before it; `:` lights the colon (it sits after the second
@@ -40,11 +43,23 @@ public struct Frame: Equatable, Sendable {
         Frame(text: "", digits: digits, brightness: brightness)
     }
 
+    /// A frame of raw segment bits per digit (bit 7 is the point). Its
+    /// text shows each digit as the glyph those bits make, `?` if none.
+    public static func segments(_ bits: [UInt8], colon: Bool = false, brightness: Int = 7) -> Frame {
+        var f = Frame.blank(digits: bits.count, brightness: brightness)
+        f.cells = bits.map { SevenSegmentFont.glyph(for: $0) }
+        f.points = bits.map { $0 & SevenSegmentFont.dp != 0 }
+        f.colon = colon
+        f.raw = bits
+        return f
+    }
+
     public var digits: Int { cells.count }
 
     /// Segment bits of digit `i`, point included (see `SevenSegmentFont`).
     public func segments(at i: Int) -> UInt8 {
-        SevenSegmentFont.segments(for: cells[i]) | (points[i] ? SevenSegmentFont.dp : 0)
+        if let raw { return raw[i] }
+        return SevenSegmentFont.segments(for: cells[i]) | (points[i] ? SevenSegmentFont.dp : 0)
     }
 
     /// The trace notation: one character per digit (space when blank), `.`

@@ -41,16 +41,20 @@ public struct WallTime: Hashable, Comparable, Sendable {
 public struct Now: Sendable, Equatable {
     public var monotonic: Instant
     public var wall: WallTime
+    /// The local zone's offset from UTC at this instant (east positive),
+    /// for what follows the local clock (the night dimming schedule).
+    public var localOffset: Duration
 
-    public init(monotonic: Instant, wall: WallTime) {
+    public init(monotonic: Instant, wall: WallTime, localOffset: Duration = .zero) {
         self.monotonic = monotonic
         self.wall = wall
+        self.localOffset = localOffset
     }
 
     /// The same moment expressed at another monotonic instant, assuming the
     /// wall clock is not stepped in between (a step is reported separately).
     public func at(_ instant: Instant) -> Now {
-        Now(monotonic: instant, wall: wall + (instant - monotonic))
+        Now(monotonic: instant, wall: wall + (instant - monotonic), localOffset: localOffset)
     }
 
     /// The monotonic instant at which the wall clock will read `w`.

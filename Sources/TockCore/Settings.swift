@@ -63,5 +63,54 @@ public struct DisplaySettings: Equatable, Sendable {
     public var digits: Int = 4
     /// 0 (dimmest lit) ... 7 (brightest).
     public var brightness: Int = 7
+    /// Dimmer at night, by the local clock.
+    public var night: NightSchedule? = nil
     public init() {}
+}
+
+/// A daily period (local time) with its own brightness, e.g. 22:00-07:00.
+public struct NightSchedule: Equatable, Sendable {
+    /// Seconds after local midnight; `from` after `to` spans midnight.
+    public var from: Int
+    public var to: Int
+    public var brightness: Int
+
+    public init(from: Int, to: Int, brightness: Int) {
+        self.from = from
+        self.to = to
+        self.brightness = brightness
+    }
+
+    static let day: Int64 = 86_400
+
+    /// Seconds since local midnight (with the fraction), at `now`.
+    private func secondOfDay(_ now: Now) -> (whole: Int64, fraction: Int64) {
+        let local = now.wall.nanoseconds + now.localOffset.nanoseconds
+        let s = local.floorDivided(by: 1_000_000_000)
+        return (((s % Self.day) + Self.day) % Self.day, local - s * 1_000_000_000)
+    }
+
+    public func isNight(at now: Now) -> Bool {
+        let t = Int(secondOfDay(now).whole)
+        return from <= to ? (t >= from && t < to) : (t >= from || t < to)
+    }
+
+    /// The next wall instant the schedule switches.
+    public func nextChange(after now: Now) -> WallTime {
+        let (t, frac) = secondOfDay(now)
+        func until(_ target: Int) -> Int64 {
+            let d = (Int64(target) - t + Self.day) % Self.day
+            return d == 0 ? Self.day : d
+        }
+        let wait = min(until(from), until(to))
+        return now.wall + .seconds(wait) - .nanoseconds(frac)
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward minus infinity.
+    func floorDivided(by d: Int64) -> Int64 {
+        let q = self / d
+        return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
+    }
 }

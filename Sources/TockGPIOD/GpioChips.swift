@@ -11,6 +11,13 @@ public struct GpioChip: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(name) [\(label)] \(lineNames.count) lines" }
 
+    public init(path: String, name: String, label: String, lineNames: [String]) {
+        self.path = path
+        self.name = name
+        self.label = label
+        self.lineNames = lineNames
+    }
+
     /// Every chip under `/dev` (or another directory, for tests), in
     /// number order. Chips that cannot be opened are reported, not skipped.
     public static func all(in directory: String = "/dev") throws(HardwareError) -> [GpioChip] {

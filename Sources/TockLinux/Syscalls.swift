@@ -218,6 +218,19 @@ enum Syscall {
         _ = try check(retryOnInterrupt: false) { Glibc.unlink(path) }
     }
 
+    // MARK: scheduling
+
+    /// `sched_setscheduler(0, policy, {priority})`, sched_setscheduler(2).
+    static func setScheduler(policy: CInt, priority: CInt) throws(Errno) {
+        var p = sched_param(sched_priority: priority)
+        _ = try check(retryOnInterrupt: false) { sched_setscheduler(0, policy, &p) }
+    }
+
+    /// `setpriority(PRIO_PROCESS, 0, nice)`, setpriority(2).
+    static func setNice(_ nice: CInt) throws(Errno) {
+        _ = try check(retryOnInterrupt: false) { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) }
+    }
+
     // MARK: terminals
 
     /// `isatty(fd)`, isatty(3).

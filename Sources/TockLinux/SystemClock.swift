@@ -10,12 +10,24 @@ import Glibc
 public struct SystemClock: Sendable {
     public init() {}
 
-    /// Both clocks, read back to back.
+    /// Both clocks, read back to back, with the local zone's offset.
     public func now() -> Now {
-        Now(
+        let wall = Syscall.clockNanoseconds(CLOCK_REALTIME)
+        return Now(
             monotonic: Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME)),
-            wall: WallTime(nanoseconds: Syscall.clockNanoseconds(CLOCK_REALTIME))
+            wall: WallTime(nanoseconds: wall),
+            localOffset: Self.localOffset(at: wall)
         )
+    }
+
+    /// The local zone's offset from UTC (east positive) at a wall instant,
+    /// from the C library's zone rules (TZ, /etc/localtime): localtime_r(3)
+    /// fills `tm_gmtoff`.
+    public static func localOffset(at wallNanoseconds: Int64) -> Duration {
+        var t = time_t(wallNanoseconds / 1_000_000_000)
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return .zero }
+        return .seconds(parts.tm_gmtoff)
     }
 
     /// Converts a `CLOCK_MONOTONIC` timestamp (the clock of GPIO line

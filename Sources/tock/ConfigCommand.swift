@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import TockAppliance
+import TockGPIOD
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,9 +16,22 @@ struct ConfigCommand: ParsableCommand {
         @Argument(help: "The configuration file.")
         var file: String
 
+        @Option(help: "Check line names against the GPIO chips in this directory (when there are any).")
+        var chips: String = "/dev"
+
         func run() throws {
-            _ = try loadConfig(file)
-            print("\(file): OK")
+            let config = try loadConfig(file)
+            // On the board, also check every line name against its chips.
+            if let found = try? GpioChip.all(in: chips) {
+                let problems = config.unknownLines(LineFinder(chips: found))
+                if !problems.isEmpty {
+                    FileHandle.standardError.write(Data((problems.map(\.description).joined(separator: "\n") + "\n").utf8))
+                    throw ExitCode(2)
+                }
+                print("\(file): OK (line names found on \(found.map(\.name).joined(separator: ", ")))")
+            } else {
+                print("\(file): OK (line names not checked: no GPIO chips in \(chips))")
+            }
         }
     }
 }

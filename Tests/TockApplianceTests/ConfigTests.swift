@@ -1,6 +1,8 @@
 import Testing
 @testable import TockAppliance
 import TockCore
+import TockGPIOD
+import TockLinux
 
 @Suite struct ConfigTests {
     func problems(_ yaml: String) -> [ConfigProblem] {
@@ -28,6 +30,7 @@ import TockCore
             input: {debounce: 10ms, long_press: 1.5s}
             display: {digits: 8, brightness: 3, kind: max7219, i2c_address: 0x71}
             leds: [running, ringing]
+            scheduling: {policy: fifo, priority: 10}
             """, file: "c.yaml")
         #expect(c.settings.mode == .interval && c.switchPosition == .up)
         #expect(c.settings.presets == [.seconds(10), .seconds(300), .seconds(750), .seconds(90), .seconds(3600)])
@@ -38,6 +41,16 @@ import TockCore
         #expect(c.settings.display.digits == 8 && c.settings.display.brightness == 3)
         #expect(c.hardware.display == .max7219 && c.hardware.i2cAddress == 0x71)
         #expect(c.leds == ["running", "ringing"])
+        #expect(c.scheduling == Scheduling(policy: .fifo, priority: 10))
+    }
+
+    @Test func unknownLineNamesAreReportedWithLineAndKey() throws {
+        let c = try ApplianceConfig.parse(yaml: "mode: timer\npins:\n  start: GPIO99\n  stop: GPIO27\n", file: "/etc/tock/config.yaml")
+        let pi4 = LineFinder(chips: [GpioChip(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711",
+                                              lineNames: (0..<58).map { "GPIO\($0)" })])
+        let p = c.unknownLines(pi4)
+        #expect(p.count == 1)
+        #expect(p.first?.description.hasPrefix("/etc/tock/config.yaml:3: pins.start: GPIO line \"GPIO99\" not found on any chip (chips: gpiochip0 [pinctrl-bcm2711] 58 lines)") == true)
     }
 
     @Test func anEmptyFileMeansDefaults() throws {

@@ -77,6 +77,12 @@ import Testing
         #expect(Frame.blank(digits: 4).text == "    ")
     }
 
+    @Test func rawSegmentFramesLightExactlyTheGivenBits() {
+        let f = Frame.segments([0x02, 0x00, 0x80, 0x7F], colon: true)
+        #expect((0..<4).map(f.segments(at:)) == [0x02, 0x00, 0x80, 0x7F])
+        #expect(f.text == "? : .8")
+    }
+
     @Test func everyGlyphDecodesBackToItself() {
         for (glyph, bits) in SevenSegmentFont.glyphs {
             #expect(SevenSegmentFont.glyph(for: bits) == glyph)

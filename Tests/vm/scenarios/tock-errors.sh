@@ -20,6 +20,13 @@ cat "$OUT/wrong.log"
 grep -q 'pins.start: GPIO line "GPIO99" not found on any chip (chips: gpiochip0 \[tock-sim\] 32 lines)' "$OUT/wrong.log" \
   || fail "the wrong-name error does not name the key and the chips"
 
+# tock config check on the board checks names against the chips, with the
+# file, line and key.
+"$BINARY" config check /tmp/wrong.yaml > "$OUT/check.log" 2>&1 && fail "config check accepted GPIO99"
+cat "$OUT/check.log"
+grep -q '^/tmp/wrong.yaml:2: pins.start: GPIO line "GPIO99" not found on any chip' "$OUT/check.log" \
+  || fail "config check does not name the file, line and key of the unknown line"
+
 # A busy line: one tock holds the lines; a second one names the holder.
 base GPIO17 > /tmp/ok.yaml
 "$BINARY" run --backend gpiod --config /tmp/ok.yaml --trace "$OUT/first.jsonl" > "$OUT/first.log" 2>&1 &

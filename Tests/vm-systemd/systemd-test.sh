@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The tock .deb on a real systemd: Debian 12 (debootstrap minbase) booted
+# under QEMU (TCG) with Debian's 6.12 kernel and a gpio-sim chip, the package
+# installed and enabled, the service checked through two boots of one disk:
+#
+#   boot 1  tock.service active and READY after boot, a Start press (GPIO17)
+#           runs the 10 min count-down, `systemctl kill -s KILL tock` is
+#           followed by a restart within seconds that continues the count;
+#           then the host kills QEMU (SIGKILL) in the middle of the count-down
+#   boot 2  the same disk: tock active again, the count continued across the
+#           hard stop (within 1 s of the time since the start)
+#
+# and the buzzer line (GPIO18) low after each of these. The checks run in the
+# VM (guest/tock-test-agent, a systemd unit) and report on the serial console.
+#
+#   Tests/vm-systemd/systemd-test.sh
+#
+#   TOCK_DEB=PATH     the package (default .build/deb/tock_<version>_<arch>.deb)
+#   VMS_BOOT_TIMEOUT  seconds a boot may take to report (default 300)
+#   VM_VERBOSE=1      stream the console
+#
+# Logs: .cache/vm-systemd/results/console-boot{1,2}.log. Prints
+# "systemd: N passed, M failed" and exits non-zero on any failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+vm_cache=${VM_CACHE:-$repo/.cache/vm}
+cache=${VMS_CACHE:-$repo/.cache/vm-systemd}
+boot_timeout=${VMS_BOOT_TIMEOUT:-300}
+started=$(date +%s%N)
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "PASS $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+secs() { local ms=$((($(date +%s%N) - $1) / 1000000)); echo "$((ms / 1000)).$((ms % 1000 / 100))"; }
+finish() {
+  echo "systemd: $passed passed, $failed failed ($(secs "$started") s)"
+  [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+  exit
+}
+die() { bad "$*"; finish; }
+[ "$(id -u)" = 0 ] || die "systemd-test needs root (debootstrap, chroot, dpkg --root)"
+
+# ---------------------------------------------------------------- prerequisites
+arch=$(dpkg --print-architecture)
+version=$(if [ -f "$repo/VERSION" ]; then cat "$repo/VERSION"; elif [ -f "$repo/deploy/VERSION" ]; then cat "$repo/deploy/VERSION"; else echo 0.1.0; fi | tr -d ' \t\n')
+deb=${TOCK_DEB:-$repo/.build/deb/tock_${version}_${arch}.deb}
+[ -f "$deb" ] || die "no package $deb (make deb)"
+mkdir -p "$cache"
+if ! timeout 1800 bash "$here/prepare-rootfs.sh" > "$cache/prepare.log" 2>&1; then
+  cat "$cache/prepare.log"
+  die "prepare-rootfs.sh"
+fi
+kdir=$vm_cache/kernel/current
+release=$(basename "$(readlink -f "$kdir")")
+initrd=$cache/initrd-$release.cpio
+echo "systemd-test: package $deb, kernel $release"
+
+results=$cache/results
+run=$cache/run
+rm -rf "$run" "$results"
+mkdir -p "$run" "$results"
+qpid=
+cleanup() {
+  if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then kill -KILL "$qpid" 2>/dev/null; fi
+  rm -rf "$run/root"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- the disk
+t=$(date +%s%N)
+root=$run/root
+cp -a "$cache/rootfs" "$root" || die "copy of the root file system"
+cp "$deb" "$root/tmp/tock.deb"
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"; chmod 755 "$root/usr/sbin/policy-rc.d"
+if timeout 300 chroot "$root" dpkg -i /tmp/tock.deb > "$results/dpkg.log" 2>&1; then
+  ok "dpkg -i $(basename "$deb") in the Debian 12 root file system"
+else
+  sed 's/^/     | /' "$results/dpkg.log"
+  die "dpkg -i $(basename "$deb") in the Debian 12 root file system"
+fi
+rm -f "$root/usr/sbin/policy-rc.d" "$root/tmp/tock.deb"
+if [ -L "$root/etc/systemd/system/multi-user.target.wants/tock.service" ]; then
+  ok "the package enabled tock.service"
+else
+  bad "the package enabled tock.service (no multi-user.target.wants/tock.service)"
+fi
+install -m 0644 "$here/guest/config.yaml" "$root/etc/tock/config.yaml"
+install -m 0644 "$here/guest/gpio-sim.service" "$here/guest/tock-test-agent.service" "$root/etc/systemd/system/"
+install -m 0755 "$here/guest/gpio-sim-setup" "$here/guest/tock-test-agent" "$root/usr/local/sbin/"
+mkdir -p "$root/etc/systemd/system/sysinit.target.wants"
+ln -sf /etc/systemd/system/gpio-sim.service "$root/etc/systemd/system/sysinit.target.wants/gpio-sim.service"
+ln -sf /etc/systemd/system/tock-test-agent.service "$root/etc/systemd/system/multi-user.target.wants/tock-test-agent.service"
+# the agent reports on ttyS0; a getty there would hang it up
+ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+mkdir -p "$root/lib/modules/$release/extra"
+while read -r m; do cp "$kdir/modules/$m.ko" "$root/lib/modules/$release/extra/"; done < "$kdir/load-order"
+cp "$kdir/load-order" "$root/lib/modules/$release/extra/"
+disk=$run/disk.img
+mkfs.ext4 -q -F -L tockroot -d "$root" "$disk" 1G > "$results/mkfs.log" 2>&1 || { cat "$results/mkfs.log"; die "mkfs.ext4 -d"; }
+rm -rf "$root"
+echo "systemd-test: disk ready ($(secs "$t") s)"
+
+# ---------------------------------------------------------------- boots
+kernel=$kdir/vmlinuz firmware=()
+if [ -f "$kdir/vmlinux" ]; then
+  kernel=$kdir/vmlinux
+  qboot=$(qemu-system-x86_64 -L help 2>/dev/null | while read -r d; do
+            [ -f "$d/qboot.rom" ] && echo "$d/qboot.rom" && break; done || true)
+  [ -n "$qboot" ] && firmware=(-bios "$qboot")
+fi
+
+# boot N: start QEMU on the disk in the background; sets qpid and log
+boot() {
+  log=$results/console-boot$1.log
+  : > "$log"
+  rm -f "$run/qemu.pid"
+  qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
+    "${firmware[@]}" -kernel "$kernel" -initrd "$initrd" \
+    -append "console=ttyS0 panic=-1 loglevel=4 mitigations=off" \
+    -drive "file=$disk,format=raw,if=virtio" -rtc base=utc \
+    < /dev/null > "$log" 2>&1 &
+  qpid=$!
+  if [ "${VM_VERBOSE:-0}" = 1 ]; then tail -f --pid="$qpid" "$log" & fi
+}
+# wait_for ERE SECONDS: until the console log has a matching line or QEMU ended
+wait_for() {
+  local end=$((SECONDS + $2))
+  while [ "$SECONDS" -lt "$end" ]; do
+    tr -d '\r' < "$log" | grep -aqE "$1" && return 0
+    kill -0 "$qpid" 2>/dev/null || { tr -d '\r' < "$log" | grep -aqE "$1"; return; }
+    sleep 0.5
+  done
+  return 1
+}
+report() {   # the agent's checks from the log of boot N
+  local line
+  while IFS= read -r line; do
+    case $line in
+      "AGENT-CHECK PASS "*) ok "boot $1: ${line#AGENT-CHECK PASS }" ;;
+      "AGENT-CHECK FAIL "*) bad "boot $1: ${line#AGENT-CHECK FAIL }" ;;
+    esac
+  done < <(tr -d '\r' < "$log" | grep -a '^AGENT-CHECK ')
+}
+console_tail() {
+  echo "---- last 40 lines of $log:"
+  tr -d '\r' < "$log" | tail -n 40 | sed 's/^/     | /'
+  echo "----"
+}
+
+t=$(date +%s%N)
+boot 1
+if wait_for '^AGENT-PHASE1-DONE' "$boot_timeout"; then
+  echo "systemd-test: boot 1 checks done ($(secs "$t") s after QEMU started)"
+  report 1
+  # the hard stop, a few seconds into the count-down
+  sleep 3
+  kill -KILL "$qpid"; wait "$qpid" 2>/dev/null
+  ok "boot 1: QEMU killed (SIGKILL) in the middle of the count-down"
+else
+  report 1
+  if kill -0 "$qpid" 2>/dev/null; then
+    bad "boot 1: the agent did not finish within $boot_timeout s"
+  else
+    bad "boot 1: the VM stopped before the agent finished"
+  fi
+  console_tail
+  kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
+  finish
+fi
+grep -aqE '^AGENT-CHECK FAIL' "$log" && console_tail
+
+t=$(date +%s%N)
+boot 2
+if wait_for '^AGENT-DONE' "$boot_timeout"; then
+  echo "systemd-test: boot 2 checks done ($(secs "$t") s after QEMU started)"
+  report 2
+  end=$((SECONDS + 60))
+  while kill -0 "$qpid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.5; done
+  if ! kill -0 "$qpid" 2>/dev/null; then
+    ok "boot 2: clean power-off"
+  else
+    bad "boot 2: clean power-off (QEMU still running 60 s after the checks)"
+  fi
+  grep -aqE '^AGENT-CHECK FAIL' "$log" && console_tail
+else
+  report 2
+  if kill -0 "$qpid" 2>/dev/null; then
+    bad "boot 2: the agent did not finish within $boot_timeout s"
+  else
+    bad "boot 2: the VM stopped before the agent finished"
+  fi
+  console_tail
+fi
+kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
+qpid=
+finish
