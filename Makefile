@@ -7,10 +7,22 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps build release clean fuzz
+.PHONY: demo demo-sim test deps build release clean fuzz
 
-## The desk simulator in this terminal (keys: s x r, R long reset, u/d switch, q quit).
+## The appliance on its default: on a board with a GPIO character device, the
+## real backend with the default wiring (deploy/config.yaml) in the
+## foreground (Ctrl-C stops it); elsewhere the desk simulator in this
+## terminal (keys: s x r, R long reset, u/d switch, q quit).
 demo: build
+	@if ls /dev/gpiochip* >/dev/null 2>&1; then \
+		echo "GPIO chips found: running the appliance on them (Ctrl-C stops; make demo-sim for the simulator)"; \
+		.build/debug/tock run --verbose --backend gpiod --config $(or $(CONFIG),deploy/config.yaml); \
+	else \
+		.build/debug/tock sim $(if $(CONFIG),--config $(CONFIG),); \
+	fi
+
+## The desk simulator, even on a board.
+demo-sim: build
 	.build/debug/tock sim $(if $(CONFIG),--config $(CONFIG),)
 
 ## Every test: unit and scenario tests (virtual time), the kernel
