@@ -74,6 +74,10 @@ public final class ServiceRuntime {
             report()
         }
         control?.onActivity = rearm
+        // An input whose descriptor fails (its chip went away) would be
+        // reported readable forever: stop instead, with an error, so the
+        // service manager restarts us and the hardware is opened afresh.
+        var inputFailure: (any Error)?
         for reader in hardware.readers {
             try reactor.watch(reader.descriptor) { [log] in
                 do {
@@ -82,7 +86,9 @@ public final class ServiceRuntime {
                         driver.edge(e)
                     }
                 } catch {
-                    log.error("reading input events: \(error)")
+                    log.critical("reading input events failed: \(error); stopping so the hardware is opened again")
+                    inputFailure = error
+                    reactor.stop()
                 }
                 rearm()
             }
@@ -137,6 +143,7 @@ public final class ServiceRuntime {
         store?.save(driver.core.snapshot(at: clock.now()))
         driver.shutdown()
         trace?.flush()
+        if let inputFailure { throw inputFailure }
         if stopping { log.notice("stopped") }
     }
 }
