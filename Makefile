@@ -33,6 +33,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
 	$(MAKE) --no-print-directory systemd-test
@@ -98,3 +99,24 @@ deploy-test: deb
 .PHONY: systemd-test
 systemd-test: deb
 	$(SUDO) bash Tests/vm-systemd/systemd-test.sh
+
+## Hardware build guide (Hardware/): regenerate the wiring diagrams (schemdraw,
+## in a private venv under .cache/) and the display pictures (tock render --svg).
+.PHONY: hardware-docs hardware-test
+HW_SCRATCH ?= .build
+HW_VENV := $(CURDIR)/.cache/hardware-venv
+HW_DIAGRAMS := buttons-leds buzzer-active buzzer-passive
+HW_DISPLAYS := tm1637 ht16k33 max7219
+hardware-docs: deps
+	@[ -x $(HW_VENV)/bin/python ] || python3 -m venv $(HW_VENV)
+	@$(HW_VENV)/bin/python -c 'import schemdraw' 2>/dev/null || $(HW_VENV)/bin/pip install -q 'schemdraw==0.23'
+	cd Hardware/diagrams && export PYTHONDONTWRITEBYTECODE=1 && for d in $(HW_DIAGRAMS); do $(HW_VENV)/bin/python $$d.py $$d.svg || exit 1; done
+	cd Hardware/diagrams && export PYTHONDONTWRITEBYTECODE=1 && for k in $(HW_DISPLAYS); do $(HW_VENV)/bin/python displays.py $$k display-$$k.svg || exit 1; done
+	$(SWIFT) build --scratch-path $(HW_SCRATCH) --product tock
+	bash Hardware/render-pictures.sh $(HW_SCRATCH)/debug/tock Hardware/pictures
+
+## Pins agree across deploy/config.yaml, Hardware/README.md and the diagram
+## sources; the committed display pictures match tock render --svg.
+hardware-test: deps
+	$(SWIFT) build --scratch-path $(HW_SCRATCH) --product tock
+	bash Tests/hardware/consistency.sh --tock $(HW_SCRATCH)/debug/tock

@@ -14,8 +14,12 @@ struct Render: ParsableCommand {
     @Option(help: "Digits on the display: 4 (with a colon) or 8.")
     var digits: Int = 4
 
+    @Flag(help: "Print an SVG picture (lit segments red, unlit dark grey) instead of terminal text; takes one TEXT.")
+    var svg = false
+
     func validate() throws {
         guard digits == 4 || digits == 8 else { throw ValidationError("--digits is 4 or 8") }
+        if svg, text.count != 1 { throw ValidationError("--svg draws one TEXT (got \(text.count))") }
         for t in text {
             let cells = t.filter { $0 != "." && $0 != ":" }
             guard cells.count <= digits else { throw ValidationError("\"\(t)\" is wider than \(digits) digits") }
@@ -25,6 +29,10 @@ struct Render: ParsableCommand {
     }
 
     func run() {
+        if svg {
+            print(SegmentSVG.svg(for: Frame(text: text[0], digits: digits)), terminator: "")
+            return
+        }
         for t in text {
             for line in BigDigits.lines(for: Frame(text: t, digits: digits)) { print(line) }
             print("")
