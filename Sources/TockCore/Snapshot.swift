@@ -36,6 +36,19 @@ public struct Snapshot: Equatable, Sendable, Codable {
     }
 }
 
+extension Snapshot.Phase {
+    /// A run, anchored to the wall clock so it means the same after a reboot.
+    static func running(_ run: Run, at now: Now) -> Self {
+        .running(since: now.wall(of: run.since), before: run.before.nanoseconds)
+    }
+
+    /// The run a `.running` phase stands for, on this boot's monotonic clock.
+    func run(at now: Now) -> Run? {
+        guard case .running(let since, let before) = self else { return nil }
+        return Run(since: now.instant(ofWall: since), before: .nanoseconds(before))
+    }
+}
+
 extension Now {
     /// The wall instant of a monotonic instant, seen from now.
     func wall(of t: Instant) -> Int64 { (wall - (monotonic - t)).nanoseconds }
@@ -48,7 +61,7 @@ extension CountTimer {
         let phase: Snapshot.Phase
         switch state {
         case .ready, .editing: phase = .ready  // an unsaved edit is dropped
-        case .running(let run): phase = .running(since: now.wall(of: run.since), before: run.before.nanoseconds)
+        case .running(let run): phase = .running(run, at: now)
         case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
         case .ringing(let since): phase = .ringing(since: now.wall(of: since))
         case .done: phase = .done
@@ -68,8 +81,8 @@ extension CountTimer {
         direction = SwitchPosition(rawValue: s.direction) ?? direction
         switch s.phase {
         case .ready, .over: state = .ready
-        case .running(let since, let before):
-            let run = Run(since: now.instant(ofWall: since), before: .nanoseconds(before))
+        case .running:
+            let run = s.phase.run(at: now)!
             state = .running(run)
             if let end = end(of: run), end <= now.monotonic { state = .ringing(since: ringStart(end, now)) }
         case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
@@ -95,7 +108,7 @@ extension IntervalProgram {
         let phase: Snapshot.Phase
         switch state {
         case .ready: phase = .ready
-        case .running(let run): phase = .running(since: now.wall(of: run.since), before: run.before.nanoseconds)
+        case .running(let run): phase = .running(run, at: now)
         case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
         case .ringing(let since): phase = .ringing(since: now.wall(of: since))
         case .done: phase = .done
@@ -106,8 +119,8 @@ extension IntervalProgram {
     public mutating func restore(_ s: Snapshot, at now: Now) {
         switch s.phase {
         case .ready, .over: state = .ready
-        case .running(let since, let before):
-            let run = Run(since: now.instant(ofWall: since), before: .nanoseconds(before))
+        case .running:
+            let run = s.phase.run(at: now)!
             let end = run.instant(whenElapsed: total)
             state = end <= now.monotonic ? .ringing(since: Snapshot.ringStart(end, now: now, ringFor: alarm.ringFor)) : .running(run)
         case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
