@@ -109,6 +109,11 @@ enum GpioError {
         }
     }
 
+    static func reading(_ address: LineAddress, errno code: Int32) -> HardwareError {
+        let hint = code == ENODEV ? " (the chip went away: unplugged, or its driver unbound)" : ""
+        return HardwareError(.io, "reading events of \(address) failed: \(String(cString: strerror(code)))\(hint)")
+    }
+
     static func requesting(_ address: LineAddress, as role: String, errno code: Int32) -> HardwareError {
         switch code {
         case EBUSY:

@@ -85,7 +85,7 @@ public final class GpiodInput: EdgeReader {
         var edges: [Edge] = []
         while true {
             let n = tock_read_events(line.pointer, &buf, Int32(buf.count))
-            guard n >= 0 else { throw GpioError.requesting(line.address, as: "an input", errno: -n) }
+            guard n >= 0 else { throw GpioError.reading(line.address, errno: -n) }
             for e in buf.prefix(Int(n)) {
                 let t = timestamp(e.timestamp_ns)
                 if e.line_seqno != 0, lastSeqno != 0, e.line_seqno != lastSeqno + 1 {
