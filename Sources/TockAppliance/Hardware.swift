@@ -48,7 +48,6 @@ public final class Hardware {
         // Find every line first, so a typo is reported before anything is claimed.
         var address: [String: LineAddress] = [:]
         for (key, line) in hw.lines { address[key] = try finder.find(line, for: key) }
-        let bias = Bias(rawValue: hw.bias.rawValue)!
         if hw.kernelDebounce > .zero, Libgpiod.api < 2 {
             throw HardwareError(.unsupported, "pins.kernel_debounce needs libgpiod 2 (this build uses \(Libgpiod.version)); remove it, Tock debounces in software")
         }
@@ -57,7 +56,7 @@ public final class Hardware {
         var switchUp = false
         for (key, role) in [("pins.start", InputLine.button(.start)), ("pins.stop", .button(.stop)),
                             ("pins.reset", .button(.reset)), ("pins.switch", .directionSwitch)] {
-            let input = try GpiodInput(address[key]!, role: role, bias: bias, activeLow: hw.activeLow,
+            let input = try GpiodInput(address[key]!, role: role, bias: hw.bias, activeLow: hw.activeLow,
                                        kernelDebounce: hw.kernelDebounce, timestamp: timestamp, onLoss: onLoss)
             if role == .directionSwitch { switchUp = input.active }
             readers.append(input)

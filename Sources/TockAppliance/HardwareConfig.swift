@@ -7,7 +7,6 @@ import Yams
 /// Lines are named (`GPIO17`) so the same file works on a Pi 4
 /// (`gpiochip0`) and a Pi 5 (`pinctrl-rp1`), or given as `CHIP:OFFSET`.
 public struct HardwareConfig: Equatable, Sendable {
-    public enum Bias: String, CaseIterable, Sendable { case pullUp = "pull-up", pullDown = "pull-down", disabled, asIs = "as-is" }
     public enum BuzzerKind: String, CaseIterable, Sendable { case active, passive, none }
     public enum DisplayKind: String, CaseIterable, Sendable { case tm1637, ht16k33, max7219, none }
 
@@ -75,7 +74,7 @@ extension ApplianceConfig {
             if let v = p["stop"], let s = r.line(v, "pins.stop") { hardware.stop = s }
             if let v = p["reset"], let s = r.line(v, "pins.reset") { hardware.reset = s }
             if let v = p["switch"], let s = r.line(v, "pins.switch") { hardware.directionSwitch = s }
-            if let v = p["bias"], let s = r.choice(v, "pins.bias", HardwareConfig.Bias.allCases.map(\.rawValue)) { hardware.bias = .init(rawValue: s)! }
+            if let v = p["bias"], let s = r.choice(v, "pins.bias", Bias.allCases.map(\.rawValue)) { hardware.bias = Bias(rawValue: s)! }
             if let v = p["active_low"], let b = r.bool(v, "pins.active_low") { hardware.activeLow = b }
             if let v = p["kernel_debounce"], let d = r.duration(v, "pins.kernel_debounce", min: .zero, max: .milliseconds(100)) { hardware.kernelDebounce = d }
         }

@@ -8,8 +8,8 @@ import SystemPackage
 /// one transfer with chip select asserted for exactly those bytes (which
 /// is what latches a MAX7219's 16-bit word on the rising edge of LOAD).
 public final class SPIDev: SPIDevice {
-    public let path: String
-    private var fd: FileDescriptor?
+    private let device: BusDevice
+    public var path: String { device.path }
 
     /// Opens `/dev/spidev<bus>.<chipSelect>`.
     /// - Parameters:
@@ -24,35 +24,22 @@ public final class SPIDev: SPIDevice {
 
     /// Opens an spidev device by path (a udev symlink, say).
     public init(path: String, mode: UInt8 = 0, speedHz: UInt32 = 1_000_000) throws(HardwareError) {
-        self.path = path
-        let fd: FileDescriptor
-        do {
-            fd = try Syscall.open(path, O_RDWR)
-        } catch {
-            throw openError(error)
-        }
-        do {
-            var mode = mode
-            var bitsPerWord: UInt8 = 8
-            var speed = speedHz
-            try setting("mode \(mode)") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_MODE, pointingTo: &mode) }
-            try setting("8 bits per word") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_BITS_PER_WORD, pointingTo: &bitsPerWord) }
-            try setting("a \(speedHz) Hz clock") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_MAX_SPEED_HZ, pointingTo: &speed) }
-        } catch {
-            Syscall.close(fd)
-            throw error
-        }
-        self.fd = fd
+        device = try BusDevice(path: path, kind: .spi)
+        // A failed setting throws; the device closes as `device` goes.
+        let fd = device.descriptor
+        var mode = mode
+        var bitsPerWord: UInt8 = 8
+        var speed = speedHz
+        try setting("mode \(mode)") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_MODE, pointingTo: &mode) }
+        try setting("8 bits per word") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_BITS_PER_WORD, pointingTo: &bitsPerWord) }
+        try setting("a \(speedHz) Hz clock") { () throws(Errno) in try Syscall.ioctl(fd, TOCK_SPI_IOC_WR_MAX_SPEED_HZ, pointingTo: &speed) }
     }
-
-    deinit { close() }
 
     /// One transfer.
     public func write(_ bytes: [UInt8]) throws(HardwareError) {
-        guard let fd else { preconditionFailure("SPIDev \(path) used after close()") }
         let written: Int?
         do {
-            written = try Syscall.write(fd, bytes)
+            written = try Syscall.write(device.descriptor, bytes)
         } catch where error == .messageTooLong {
             throw HardwareError(.unsupported, "a \(bytes.count)-byte transfer is over spidev's buffer size (the spidev.bufsiz module parameter, 4096 by default)")
         } catch {
@@ -64,11 +51,7 @@ public final class SPIDev: SPIDevice {
     }
 
     /// Closes the device; later calls do nothing.
-    public func close() {
-        guard let fd else { return }
-        self.fd = nil
-        Syscall.close(fd)
-    }
+    public func close() { device.close() }
 
     private func setting(_ what: String, _ ioctl: () throws(Errno) -> Void) throws(HardwareError) {
         do {
@@ -79,17 +62,6 @@ public final class SPIDev: SPIDevice {
             throw HardwareError(.unsupported, "\(path) is not an spidev device: it refused \(what)")
         } catch {
             throw HardwareError(.io, "cannot set \(what) on \(path): \(error)")
-        }
-    }
-
-    private func openError(_ error: Errno) -> HardwareError {
-        switch error {
-        case .noSuchFileOrDirectory:
-            HardwareError(.notFound, "\(path) does not exist: enable SPI with dtparam=spi=on in /boot/firmware/config.txt (or raspi-config, Interface Options, SPI) and reboot; ls /dev/spidev* lists the devices there are")
-        case .permissionDenied, .notPermitted:
-            HardwareError(.permission, "no permission to open \(path): add the user to the spi group (sudo usermod -aG spi $USER) and log in again")
-        default:
-            HardwareError(.io, "cannot open \(path): \(error)")
         }
     }
 }

@@ -25,7 +25,6 @@ struct Sim: ParsableCommand {
         if let script {
             try runScript(cfg, path: script)
         } else {
-            guard trace == nil || trace == "-" || true else { return }
             try InteractiveSimulator(config: cfg, tracePath: trace).run()
         }
     }
