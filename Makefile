@@ -76,6 +76,23 @@ fuzz:
 clean:
 	rm -rf .build
 
+## Benchmarks/: Tock against two peers built the usual ways, one after another
+## under the same conditions (about 10 minutes; QUICK=1: about 1 minute,
+## written under .build/bench-quick instead of Benchmarks/). Real-time
+## scheduling from deploy/tock.service needs root, as systemd has.
+.PHONY: bench
+BENCH_VENV := $(CURDIR)/.cache/bench-venv
+BENCH_OUT := $(if $(QUICK),$(CURDIR)/.build/bench-quick,$(CURDIR)/Benchmarks)
+bench:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng python3-venv"
+	$(DEPLOY_BUILD)
+	$(SWIFT) build -c release --package-path Benchmarks/peers/SwiftTimer --scratch-path .build-bench-peer
+	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
+		--swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer --python $(BENCH_VENV)/bin/python \
+		--out $(BENCH_OUT) $(if $(QUICK),--quick,)
+
 ## Deployment (deploy/): the Debian package, a direct install, and their test.
 .PHONY: deb install deploy-test
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock

@@ -30,12 +30,14 @@ public final class Hardware {
         self.summary = summary
     }
 
-    /// Everything on mock lines: runs on any PC.
-    public static func mock(_ config: ApplianceConfig, clock: @escaping MockClock) -> Hardware {
+    /// Everything on mock lines: runs on any PC. With `input`, edges
+    /// written to a named pipe drive the inputs (`--mock-input`).
+    public static func mock(_ config: ApplianceConfig, clock: @escaping MockClock, input: MockInputStream? = nil) -> Hardware {
         let panel = MockPanel(switchPosition: config.switchPosition)
         let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: clock) as any DigitalOutput) })
-        return Hardware(readers: [], panel: panel, display: MockDisplay(clock: clock), sounder: MockSounder(clock: clock),
-                        leds: leds, switchPosition: config.switchPosition, summary: "mock GPIO")
+        return Hardware(readers: input.map { [$0] } ?? [], panel: panel, display: MockDisplay(clock: clock), sounder: MockSounder(clock: clock),
+                        leds: leds, switchPosition: config.switchPosition,
+                        summary: "mock GPIO" + (input.map { ", inputs from \($0.path)" } ?? ""))
     }
 
     /// The real GPIO character device through libgpiod.

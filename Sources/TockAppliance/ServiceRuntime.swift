@@ -11,6 +11,10 @@ public final class ServiceRuntime {
         public var configPath: String?
         public var backend: Hardware.Backend = .gpiod
         public var tracePath: String?
+        /// A named pipe whose lines drive the mock inputs (`MockInputStream`).
+        public var mockInputPath: String?
+        /// Where to write the `TimingLog`.
+        public var timingLogPath: String?
         public var statePath: String?
         public var controlPath: String?
         /// How long a half-sent control request may wait before it is dropped.
@@ -39,7 +43,12 @@ public final class ServiceRuntime {
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let hardware: Hardware
         switch options.backend {
-        case .mock: hardware = Hardware.mock(config, clock: { [clock] in clock.now().monotonic })
+        case .mock:
+            let input = try options.mockInputPath.map {
+                try MockInputStream(path: $0, switchPosition: config.switchPosition, timestamp: clock.boottimeFromMonotonic,
+                                    now: { [clock] in clock.now().monotonic }, log: log)
+            }
+            hardware = Hardware.mock(config, clock: { [clock] in clock.now().monotonic }, input: input)
         case .gpiod: hardware = try Hardware.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
         }
         log.info("hardware: \(hardware.summary)")
@@ -58,7 +67,13 @@ public final class ServiceRuntime {
             try ControlServer(path: $0, reactor: reactor, driver: driver, log: log, idleLimit: options.controlIdleLimit,
                               now: { [clock] in clock.now().monotonic })
         }
-        driver.onCommands = { control?.publish($0) }
+        let timingSink = try options.timingLogPath.map { try TraceSink(path: $0) }
+        let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
+        driver.onCommands = { [clock] commands in
+            control?.publish(commands)
+            timing?.outputs(commands, doneAt: clock.now().monotonic)
+        }
+        if let timing { reactor.onDeadlineWake = { timing.wake(deadline: $0, at: $1) } }
 
         var status = ""
         func report() {
@@ -71,6 +86,7 @@ public final class ServiceRuntime {
             let m = [wake.0, nextWatchdog, control?.deadline].compactMap { $0 }.min()
             do { try reactor.arm(monotonic: m, wall: wake.1) } catch { log.critical("cannot arm the timer: \(error)") }
             trace?.flush()
+            timingSink?.flush()
             report()
         }
         control?.onActivity = rearm
@@ -79,9 +95,12 @@ public final class ServiceRuntime {
         // service manager restarts us and the hardware is opened afresh.
         var inputFailure: (any Error)?
         for reader in hardware.readers {
-            try reactor.watch(reader.descriptor) { [log] in
+            try reactor.watch(reader.descriptor) { [log, clock] in
                 do {
-                    for e in try reader.readEdges() {
+                    let edges = try reader.readEdges()
+                    let readAt = timing == nil ? nil : clock.now().monotonic
+                    for e in edges {
+                        if let readAt { timing?.edge(e, readAt: readAt) }
                         log.debug("edge \(e)")
                         driver.edge(e)
                     }
@@ -125,12 +144,14 @@ public final class ServiceRuntime {
             reactor.onTimer = nil
             reactor.onSignal = nil
             reactor.onClockStepped = nil
+            reactor.onDeadlineWake = nil
         }
 
         driver.start()
         if let interval = notifier.watchdogInterval { nextWatchdog = clock.now().monotonic + interval }
         rearm()
         try? notifier.notify(["READY=1", "STATUS=\(status)"])
+        timing?.ready(at: clock.now().monotonic)
         log.notice("ready: \(driver.state?.rawValue ?? "?") \(driver.frame?.text ?? "")")
         do {
             try reactor.run()
@@ -143,6 +164,7 @@ public final class ServiceRuntime {
         store?.save(driver.core.snapshot(at: clock.now()))
         driver.shutdown()
         trace?.flush()
+        timingSink?.flush()
         if let inputFailure { throw inputFailure }
         if stopping { log.notice("stopped") }
     }

@@ -38,6 +38,11 @@ public final class Reactor {
     /// loop: these signals ask for termination, and swallowing them would
     /// leave Ctrl-C without effect.
     public var onSignal: ((CInt) -> Void)?
+    /// The monotonic deadline passed: called with it and with the
+    /// `CLOCK_BOOTTIME` instant the loop woke (read as `epoll_wait`
+    /// returned), before `onTimer`. Measures wake-up lateness
+    /// (`--timing-log`); the clock is read only while this is set.
+    public var onDeadlineWake: ((_ deadline: Instant, _ woke: Instant) -> Void)?
 
     public private(set) var stats = Stats()
 
@@ -113,7 +118,9 @@ public final class Reactor {
                 onClockStepped?()
                 continue
             }
-            try dispatch(epoll.wait(timeout: nil))
+            let ready = try epoll.wait(timeout: nil)
+            let woke = onDeadlineWake == nil ? nil : Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME))
+            try dispatch(ready, wokeAt: woke)
         }
     }
 
@@ -124,7 +131,7 @@ public final class Reactor {
 
     // MARK: dispatch
 
-    private func dispatch(_ ready: [FileDescriptor]) throws {
+    private func dispatch(_ ready: [FileDescriptor], wokeAt woke: Instant?) throws {
         stats.wakeUps += 1
         var deadlinePassed = false
         var clockStepped = false
@@ -133,7 +140,10 @@ public final class Reactor {
         for fd in ready {
             switch fd {
             case boottimeTimer.descriptor:
-                deadlinePassed = try drain(boottimeTimer, &monotonicDeadline) || deadlinePassed
+                let due = monotonicDeadline
+                guard try drain(boottimeTimer, &monotonicDeadline) else { continue }
+                deadlinePassed = true
+                if let woke, case .armed(let ns) = due { onDeadlineWake?(Instant(nanoseconds: ns), woke) }
             case realtimeTimer.descriptor:
                 switch try realtimeTimer.read() {
                 case .expired(let count):

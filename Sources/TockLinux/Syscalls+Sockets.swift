@@ -28,13 +28,15 @@ extension Syscall {
         return (address, socklen_t(length))
     }
 
-    /// `sendto(fd, bytes, MSG_NOSIGNAL, address)`, sendto(2), for datagrams.
+    /// `sendto(fd, bytes, MSG_NOSIGNAL | MSG_DONTWAIT, address)`, sendto(2),
+    /// for datagrams. Never blocks: `EAGAIN` (the receiver's queue is full)
+    /// is thrown as `wouldBlock`.
     static func sendDatagram(_ fd: FileDescriptor, _ bytes: [UInt8], to path: String) throws(Errno) {
         var (address, length) = try unixAddress(path)
         _ = try check(retryOnInterrupt: true) {
             withUnsafePointer(to: &address) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL), sa, length) }
+                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT), sa, length) }
                 }
             }
         }

@@ -203,6 +203,13 @@ enum Syscall {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// `fstatat(AT_FDCWD, path)`, stat(2): whether `path` is a named pipe (`S_IFIFO`).
+    static func isFIFO(_ path: String) throws(Errno) -> Bool {
+        var st = stat()
+        _ = try check(retryOnInterrupt: false) { fstatat(AT_FDCWD, path, &st, 0) }
+        return st.st_mode & S_IFMT == S_IFIFO
+    }
+
     /// `fsync(fd)`, fsync(2): the data and metadata reach the device.
     static func fsync(_ fd: FileDescriptor) throws(Errno) {
         _ = try check(retryOnInterrupt: true) { Glibc.fsync(fd.rawValue) }

@@ -39,10 +39,14 @@ public struct SystemClock: Sendable {
     /// monotonic reads around one boottime read, which halves the error
     /// from the reads not being simultaneous.
     public func boottimeFromMonotonic(_ nanoseconds: UInt64) -> Instant {
+        Instant(nanoseconds: Int64(nanoseconds) + boottimeOffset())
+    }
+
+    /// `CLOCK_BOOTTIME` minus `CLOCK_MONOTONIC` now, in nanoseconds.
+    public func boottimeOffset() -> Int64 {
         let before = Syscall.clockNanoseconds(CLOCK_MONOTONIC)
         let boottime = Syscall.clockNanoseconds(CLOCK_BOOTTIME)
         let after = Syscall.clockNanoseconds(CLOCK_MONOTONIC)
-        let offset = boottime - (before + (after - before) / 2)
-        return Instant(nanoseconds: Int64(nanoseconds) + offset)
+        return boottime - (before + (after - before) / 2)
     }
 }

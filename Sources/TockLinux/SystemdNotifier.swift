@@ -31,7 +31,10 @@ public final class SystemdNotifier {
 
     public var isActive: Bool { socketPath != nil }
 
-    /// Send assignments such as `["READY=1", "STATUS=ready"]`.
+    /// Send assignments such as `["READY=1", "STATUS=ready"]`. Never blocks
+    /// the loop: when the manager is not reading and its queue is full, the
+    /// message is dropped with `wouldBlock` (a blocked send would stop the
+    /// timer, the display and the buzzer with it).
     public func notify(_ assignments: [String]) throws(Errno) {
         guard let path = socketPath else { return }
         if fd == nil { fd = try Syscall.unixSocket(CInt(SOCK_DGRAM.rawValue)) }

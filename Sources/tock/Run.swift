@@ -17,6 +17,13 @@ struct Run: ParsableCommand {
     @Option(help: "Write the trace (JSON Lines) to this file as the appliance runs.")
     var trace: String?
 
+    @Option(help: ArgumentHelp("With --backend mock: a named pipe (mkfifo) whose lines press the buttons and flip the switch.",
+                               discussion: "One edge per line: \(MockInputStream.grammar), e.g. echo 'start 1' > PATH."))
+    var mockInput: String?
+
+    @Option(help: "Write when the loop woke against when it was due, and each input and output, with CLOCK_MONOTONIC nanoseconds (see Benchmarks/).")
+    var timingLog: String?
+
     @Option(help: "State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).")
     var state: String?
 
@@ -32,6 +39,12 @@ struct Run: ParsableCommand {
     @Option(help: "Directory holding the gpiochip devices.")
     var chips: String = "/dev"
 
+    func validate() throws {
+        if mockInput != nil, backend != .mock {
+            throw ValidationError("--mock-input drives mock lines: use it with --backend mock")
+        }
+    }
+
     func run() throws {
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
@@ -44,6 +57,8 @@ struct Run: ParsableCommand {
         options.configPath = config
         options.backend = backend
         options.tracePath = trace
+        options.mockInputPath = mockInput
+        options.timingLogPath = timingLog
         options.chips = chips
         do { options.controlIdleLimit = try DurationText.parse(controlTimeout) } catch {
             throw ValidationError("--control-timeout: \(error.description)")

@@ -21,11 +21,14 @@ import Testing
             try config.write(toFile: self.dir + "/config.yaml", atomically: true, encoding: .utf8)
         }
 
-        func start() throws {
+        /// The log, once the process has exited.
+        private(set) var stderr = ""
+        private let log = Pipe()
+
+        func start(_ extra: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: ServiceProcessTests.binary)
             process.arguments = ["run", "--backend", "mock", "--config", dir + "/config.yaml", "--state", state,
-                                 "--socket", socket, "--control-timeout", "300ms"]
-            let log = Pipe()
+                                 "--socket", socket, "--control-timeout", "300ms"] + extra
             process.standardError = log
             try process.run()
             // Ready when it says so (its log line follows READY=1); the
@@ -41,6 +44,7 @@ import Testing
         func kill(_ signal: Int32) {
             Glibc.kill(process.processIdentifier, signal)
             process.waitUntilExit()
+            stderr = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
     }
 
@@ -143,6 +147,43 @@ import Testing
         print("restart: elapsed \(e1) ms -> \(e2) ms across \(Int(waited)) ms; error \(Int(error)) ms")
         #expect(e1 >= 1000)
         #expect(abs(error) < 100)
+    }
+
+    /// `--mock-input`: a press written to the named pipe, with its
+    /// CLOCK_MONOTONIC stamp, starts the count after the debounce; garbage
+    /// on the pipe is logged and changes nothing. `--timing-log` records
+    /// the edge, and the debounce deadline (edge + 20 ms) with the instant
+    /// the loop woke for it.
+    @Test func aPressOnTheMockInputPipeStartsTheCountAndIsTimed() throws {
+        let svc = try Service()
+        let fifo = svc.dir + "/input", timing = svc.dir + "/timing.log"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try svc.start(["--mock-input", fifo, "--timing-log", timing])
+        let watcher = try Client(svc.socket)
+        _ = watcher.request(#"{"cmd":"watch"}"#)
+        let w = open(fifo, O_WRONLY | O_NONBLOCK)
+        defer { close(w) }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let stamp = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        _ = "garbage here\nstart 1 \(stamp)\n".withCString { write(w, $0, strlen($0)) }
+        var running = false
+        while let l = watcher.line() {
+            if l.contains("\"running\"") { running = true; break }
+        }
+        #expect(running)
+        svc.kill(SIGTERM)
+        #expect(svc.stderr.contains("line 1: unknown line \"garbage\", ignored; expected"))
+
+        let lines = try String(contentsOfFile: timing, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(lines.contains { $0.first == "ready" })
+        let edge = lines.first { $0.first == "edge" }
+        #expect(edge?[1] == "start" && edge?[2] == "1")
+        // Converted to the boot-time clock and back: equal within a microsecond.
+        #expect(abs((edge.flatMap { Int64($0[3]) } ?? 0) - stamp) < 1_000)
+        let settle = lines.first { $0.first == "wake" }.flatMap { w in Int64(w[1]).flatMap { d in Int64(w[2]).map { (d, $0) } } }
+        #expect(abs((settle?.0 ?? 0) - (stamp + 20_000_000)) < 1_000)
+        #expect((settle?.1 ?? 0) >= (settle?.0 ?? 1))
     }
 
     @Test func aCorruptStateFileStartsClean() throws {

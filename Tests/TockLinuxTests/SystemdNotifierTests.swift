@@ -37,6 +37,32 @@ import Testing
         #expect(try receive(fd) == "STOPPING=1")
     }
 
+    /// A manager that stops reading must not stop the loop: once its queue
+    /// is full, a notification is dropped with `wouldBlock` instead of
+    /// blocking (which would freeze the timer until it read again).
+    @Test func aManagerThatDoesNotReadNeverBlocksTheSender() throws {
+        let path = NSTemporaryDirectory() + "tock-notify-full-\(getpid())-\(UUID().uuidString.prefix(8)).sock"
+        let fd = try listener(path)
+        defer { Syscall.close(fd); unlink(path) }
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        var dropped = 0
+        var sent = 0
+        // The queue of an AF_UNIX datagram socket holds net.unix.max_dgram_qlen
+        // (default 512) datagrams at most: 5,000 overflow it.
+        for i in 0..<5_000 {
+            do {
+                try n.notify(["STATUS=\(i)"])
+                sent += 1
+            } catch {
+                #expect(error == .wouldBlock)
+                dropped += 1
+            }
+        }
+        #expect(sent > 0)
+        #expect(dropped > 0)
+        #expect(try receive(fd) == "STATUS=0")
+    }
+
     @Test func outsideSystemdItDoesNothing() throws {
         let n = SystemdNotifier(environment: [:])
         #expect(!n.isActive && n.watchdogInterval == nil)

@@ -84,6 +84,8 @@ while read -r line; do
   grep -qxF -- "$line" "$deploy/tock.service" || missing+="$line"$'\n'
 done <<'EOF'
 Type=notify
+CPUSchedulingPolicy=fifo
+CPUSchedulingPriority=1
 NotifyAccess=main
 WatchdogSec=10s
 Restart=on-failure

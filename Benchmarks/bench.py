@@ -1,0 +1,301 @@
+"""make bench: Tock and two peers, one after another, under the same
+conditions; the figures as a table on stdout and in RESULTS.md, the plots
+as PNG. See README.md in this directory for what is measured and how.
+
+usage: bench.py --tock BIN --swift-timer BIN --python VENV-PYTHON --out DIR [--quick]
+"""
+import argparse
+import ctypes
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import analysis
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+UNIT = os.path.join(ROOT, "deploy", "tock.service")
+
+
+class Plan:
+    def __init__(self, quick):
+        self.quick = quick
+        self.count_s = 4 if quick else 20       # the count-down measured
+        self.idle_s = 1 if quick else 4         # ready, nothing running
+        self.flips = 12 if quick else 60        # switch flips for input latency
+        self.stop_s = 2                         # SIGSTOP in the stop condition
+        self.margin_s = 1.0                     # after the ideal end
+        self.conditions = ["idle", "load", "stop"]
+        # Tock without the unit's scheduling shows what the settings buy.
+        self.programs = ["tock", "swift-timer", "gpiozero"] + ([] if quick else ["tock-untuned"])
+
+
+def monotonic_ns():
+    return time.monotonic_ns()
+
+
+# ---------------------------------------------------------------- scheduling
+
+def unit_scheduling(path=None):
+    """The [Service] scheduling settings of the unit, as systemd applies them."""
+    keys = {"CPUSchedulingPolicy", "CPUSchedulingPriority", "Nice", "TimerSlackNSec"}
+    out = {}
+    section = None
+    for line in open(path or UNIT):
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif section == "[Service]" and "=" in line and not line.startswith("#"):
+            k, v = line.split("=", 1)
+            if k in keys:
+                out[k] = v
+    return out
+
+
+def apply_scheduling(settings):
+    """Runs in the child before exec, as systemd's exec does."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if "TimerSlackNSec" in settings:
+        libc.prctl(29, ctypes.c_ulong(int(settings["TimerSlackNSec"])), 0, 0, 0)  # PR_SET_TIMERSLACK
+    if "Nice" in settings:
+        os.nice(int(settings["Nice"]))
+    policy = settings.get("CPUSchedulingPolicy")
+    if policy in ("fifo", "rr"):
+        p = {"fifo": os.SCHED_FIFO, "rr": os.SCHED_RR}[policy]
+        os.sched_setscheduler(0, p, os.sched_param(int(settings.get("CPUSchedulingPriority", "1"))))
+
+
+# ---------------------------------------------------------------- counters
+
+def sample(pid):
+    """CPU time (ns, schedstat) and voluntary context switches (a sleep that
+    ended in a wake-up) summed over the process's threads, and when."""
+    cpu = vol = invol = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            cpu += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+            for line in open(f"/proc/{pid}/task/{tid}/status"):
+                if line.startswith("voluntary_ctxt_switches"):
+                    vol += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches"):
+                    invol += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a thread that ended meanwhile
+    return {"t": monotonic_ns(), "cpu_ns": cpu, "voluntary": vol, "involuntary": invol}
+
+
+def peak_rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM"):
+            return int(line.split()[1])
+    return None
+
+
+# ---------------------------------------------------------------- one run
+
+class Run:
+    def __init__(self, program, condition, plan, binaries, work):
+        self.program, self.condition, self.plan, self.bin = program, condition, plan, binaries
+        self.dir = os.path.join(work, f"{program}-{condition}")
+        os.makedirs(self.dir, exist_ok=True)
+        self.fifo = os.path.join(self.dir, "input")
+        self.log = os.path.join(self.dir, "events.log")
+        os.mkfifo(self.fifo)
+
+    def command(self):
+        p, d = self.program, self.plan.count_s
+        if p.startswith("tock"):
+            config = os.path.join(self.dir, "config.yaml")
+            with open(config, "w") as f:
+                f.write(f"mode: timer\ntimer: {{presets: [{d}s]}}\nalarm: {{chirp: false}}\n")
+            return [self.bin["tock"], "run", "--backend", "mock", "--config", config,
+                    "--mock-input", self.fifo, "--timing-log", self.log], {}
+        if p == "swift-timer":
+            return [self.bin["swift-timer"], str(d), self.fifo, self.log], {}
+        return [self.bin["python"], os.path.join(HERE, "peers", "gpiozero_timer.py"), str(d), self.fifo, self.log], \
+            {"GPIOZERO_PIN_FACTORY": "mock"}
+
+    def write(self, text):
+        os.write(self.writer, text.encode())
+
+    def run(self):
+        plan = self.plan
+        cmd, env_extra = self.command()
+        env = dict(os.environ, **env_extra)
+        sched = {"tock": unit_scheduling(), "tock-nice": {"Nice": "-10"}}.get(self.program, {})
+        notify = None
+        if self.program.startswith("tock"):
+            notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            path = os.path.join(self.dir, "notify")
+            notify.bind(path)
+            env["NOTIFY_SOCKET"] = path
+        # A writer first, so the peers' open() for reading does not block.
+        self.writer = os.open(self.fifo, os.O_RDWR)
+        out = open(os.path.join(self.dir, "stderr"), "w")
+        spawned = monotonic_ns()
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=out,
+                                preexec_fn=(lambda: apply_scheduling(sched)) if sched else None)
+        result = {"program": self.program, "condition": self.condition, "scheduling": sched}
+        try:
+            self.wait_ready(proc, notify)
+            time.sleep(0.3)
+            idle0 = sample(proc.pid)
+            time.sleep(plan.idle_s)
+            idle1 = sample(proc.pid)
+            flips = self.flip_switch()
+            time.sleep(0.3)
+            start = monotonic_ns()
+            self.write(f"start 1 {start}\n")
+            time.sleep(0.1)
+            self.write(f"start 0 {monotonic_ns()}\n")
+            # Counting alone: from after the press and its release settled.
+            self.sleep_until(start + 0.5e9)
+            count0 = sample(proc.pid)
+            end = start + plan.count_s * 1e9
+            if self.condition == "stop":
+                self.sleep_until(start + plan.count_s * 1e9 / 2)
+                os.kill(proc.pid, signal.SIGSTOP)
+                time.sleep(plan.stop_s)
+                os.kill(proc.pid, signal.SIGCONT)
+            self.sleep_until(end - 0.2e9)
+            count1 = sample(proc.pid)
+            # The peers may ring late by the stop and more: wait for it.
+            self.sleep_until(end + (plan.margin_s + (plan.stop_s + 0.5 if self.condition == "stop" else 0)) * 1e9)
+            result["peak_rss_kb"] = peak_rss_kb(proc.pid)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            os.close(self.writer)
+            if notify:
+                notify.close()
+        events = analysis.parse_log(open(self.log).read())
+        ready = next(e["t"] for e in events if e["kind"] == "ready")
+        display = analysis.display_for(self.program)
+        result.update({
+            "startup_ms": (ready - spawned) / 1e6,
+            "alarm_error_ms": analysis.alarm_error_ms(events, start, plan.count_s),
+            "lateness_us": analysis.lateness_us(events, start, end + plan.margin_s * 1e9),
+            "count_errors": analysis.count_errors(events, display, start, plan.count_s),
+            "input_ms": analysis.input_latencies_ms(events, flips, display, plan.count_s),
+            "flips": len(flips),
+            "idle": analysis.counter_rates(idle0, idle1),
+            "counting": analysis.counter_rates(count0, count1),
+            "display_changes_per_s": analysis.display_changes(events, count0["t"], count1["t"]) / ((count1["t"] - count0["t"]) / 1e9),
+        })
+        return result
+
+    def wait_ready(self, proc, notify):
+        deadline = time.monotonic() + 30
+        if notify:  # sd_notify, as systemd waits for it
+            notify.settimeout(30)
+            while b"READY=1" not in notify.recv(4096):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{self.program}: no READY=1")
+            # Then keep reading STATUS= as systemd does.
+            threading.Thread(target=self.drain, args=(notify,), daemon=True).start()
+            return
+        line = proc.stdout.readline()
+        if line.strip() != b"ready":
+            raise RuntimeError(f"{self.program}: did not start ({line!r}); see {self.dir}/stderr")
+
+    @staticmethod
+    def drain(sock):
+        try:
+            sock.settimeout(None)
+            while sock.recv(4096):
+                pass
+        except OSError:
+            pass  # closed at the end of the run
+
+    def flip_switch(self):
+        """Flip the switch Up and Down at random spacings (not in step with
+        any program's period); each flip's edge carries its timestamp."""
+        rng = random.Random(7)
+        flips = []
+        for i in range(self.plan.flips):
+            time.sleep(rng.uniform(0.09, 0.16))
+            up = 1 if i % 2 == 0 else 0
+            t = monotonic_ns()
+            self.write(f"switch {up} {t}\n")
+            flips.append((t, up))
+        return flips
+
+    @staticmethod
+    def sleep_until(t_ns):
+        d = (t_ns - monotonic_ns()) / 1e9
+        if d > 0:
+            time.sleep(d)
+
+
+class Load:
+    """Every core busy with stress-ng's CPU hog, bounded by a timeout."""
+
+    def __init__(self, seconds):
+        self.proc = subprocess.Popen(["stress-ng", "--cpu", "0", "--timeout", f"{int(seconds)}s", "--quiet"])
+        time.sleep(1.0)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait()
+
+
+def main():
+    global UNIT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tock", required=True)
+    ap.add_argument("--swift-timer", required=True)
+    ap.add_argument("--python", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--programs", help="comma-separated subset, for a focused run")
+    ap.add_argument("--conditions", help="comma-separated subset, for a focused run")
+    ap.add_argument("--unit", default=UNIT, help="the unit whose scheduling Tock runs with")
+    args = ap.parse_args()
+    plan = Plan(args.quick)
+    UNIT = args.unit
+    if args.programs:
+        plan.programs = args.programs.split(",")
+    if args.conditions:
+        plan.conditions = args.conditions.split(",")
+    binaries = {"tock": args.tock, "swift-timer": args.swift_timer, "python": args.python}
+    os.makedirs(args.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="tock-bench-")
+    results = []
+    began = time.monotonic()
+    for condition in plan.conditions:
+        for program in plan.programs + (["tock-nice"] if condition == "load" and not plan.quick and not args.programs else []):
+            load = Load(plan.count_s + plan.idle_s + plan.flips * 0.2 + 20) if condition == "load" else None
+            try:
+                print(f"bench: {program} ({condition}) ...", file=sys.stderr, flush=True)
+                results.append(Run(program, condition, plan, binaries, work).run())
+            finally:
+                if load:
+                    load.stop()
+    import report
+    if args.programs or args.conditions:  # a focused run: the table only
+        print(report.table(results))
+        return
+    meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump({"meta": meta, "results": results}, f)
+    text = report.markdown(meta, results, plan)
+    with open(os.path.join(args.out, "RESULTS.md"), "w") as f:
+        f.write(text)
+    report.plots(results, plan, args.out)
+    print(report.table(results))
+    print(f"\nwritten: {args.out}/RESULTS.md and {args.out}/plots/*.png (logs in {work})")
+
+
+if __name__ == "__main__":
+    main()

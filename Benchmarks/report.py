@@ -1,0 +1,209 @@
+"""The table, RESULTS.md and the plots, from the figures bench.py measured."""
+import os
+import platform
+import subprocess
+
+import analysis
+
+DEBOUNCE_MS = 20  # Tock's input.debounce in the benchmark (its default)
+
+NAMES = {
+    "tock": "Tock (service scheduling)",
+    "tock-untuned": "Tock (no scheduling settings)",
+    "tock-nice": "Tock (Nice=-10 instead)",
+    "swift-timer": "Swift Foundation Timer peer",
+    "gpiozero": "Python gpiozero peer",
+}
+CONDITIONS = {
+    "idle": "machine idle",
+    "load": "all cores busy (stress-ng)",
+    "stop": "SIGSTOP 2 s halfway",
+}
+
+
+def _run(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def machine(binaries, plan, scheduling, seconds):
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown")
+    mem = next((int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
+    osname = next((l.split("=", 1)[1].strip().strip('"') for l in open("/etc/os-release") if l.startswith("PRETTY_NAME")), "")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {
+        "cpu": cpu, "cores": os.cpu_count(), "memory_gib": round(mem / 1048576, 1), "os": osname,
+        "kernel": platform.release(),
+        "swift": _run(["swift", "--version"]).splitlines()[0] if _run(["swift", "--version"]) else "unknown",
+        "python": _run([binaries["python"], "--version"]),
+        "gpiozero": _run([binaries["python"], "-c", "import gpiozero; print(gpiozero.__version__)"]),
+        "stress_ng": _run(["stress-ng", "--version"]),
+        "tock": open(os.path.join(root, "deploy", "VERSION")).read().strip() + " (" + _run(["git", "-C", root, "describe", "--always", "--dirty"]) + ")",
+        "scheduling": scheduling, "quick": plan.quick, "count_s": plan.count_s, "idle_s": plan.idle_s,
+        "flips": plan.flips, "minutes": round(seconds / 60, 1),
+    }
+
+
+def _f(v, digits=1):
+    if v is None:
+        return "none"
+    return f"{v:,.{digits}f}"
+
+
+def summary(r):
+    late = r["lateness_us"]
+    inp = r["input_ms"]
+    return {
+        "alarm": r["alarm_error_ms"],
+        "late50": analysis.percentile(late, 50) if late else None,
+        "late99": analysis.percentile(late, 99) if late else None,
+        "latemax": max(late) if late else None,
+        "cpu_count": r["counting"]["cpu_s_per_h"],
+        "cpu_idle": r["idle"]["cpu_s_per_h"],
+        "wake_count": r["counting"]["wakeups_per_s"],
+        "wake_idle": r["idle"]["wakeups_per_s"],
+        "changes": r["display_changes_per_s"],
+        "rss": r["peak_rss_kb"] / 1024 if r.get("peak_rss_kb") else None,
+        "in50": analysis.percentile(inp, 50) if inp else None,
+        "in99": analysis.percentile(inp, 99) if inp else None,
+        "inputs": f"{len(inp)}/{r['flips']}",
+        "debounce": DEBOUNCE_MS if r["program"].startswith("tock") else 0,
+        "in99_after": (analysis.percentile(inp, 99) - (DEBOUNCE_MS if r["program"].startswith("tock") else 0)) if inp else None,
+        "startup": r["startup_ms"],
+    }
+
+
+COLUMNS = [
+    ("alarm error ms", "alarm", 2), ("late p50 µs", "late50", 0), ("late p99 µs", "late99", 0),
+    ("late max µs", "latemax", 0), ("CPU s/h counting", "cpu_count", 2), ("CPU s/h idle", "cpu_idle", 2),
+    ("wake-ups/s counting", "wake_count", 1), ("wake-ups/s idle", "wake_idle", 1), ("display changes/s", "changes", 1),
+    ("peak RSS MB", "rss", 1), ("input p50 ms", "in50", 2), ("input p99 ms", "in99", 2), ("of it debounce ms", "debounce", 0),
+    ("input p99 − debounce ms", "in99_after", 2), ("inputs seen", "inputs", None),
+    ("start-up ms", "startup", 1),
+]
+
+
+def table(results):
+    head = "| program | condition | " + " | ".join(c[0] for c in COLUMNS) + " |"
+    rows = [head, "|" + "---|" * (len(COLUMNS) + 2)]
+    for r in results:
+        s = summary(r)
+        cells = [s[k] if d is None else _f(s[k], d) for _, k, d in COLUMNS]
+        rows.append(f"| {NAMES[r['program']]} | {CONDITIONS[r['condition']]} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def find(results, program, condition):
+    return next(summary(r) for r in results if r["program"] == program and r["condition"] == condition)
+
+
+def headline(results):
+    """Ratios measured side by side in this run (idle machine unless said)."""
+    t, s, p = (find(results, x, "idle") for x in ("tock", "swift-timer", "gpiozero"))
+    worst = lambda prog: max(abs(find(results, prog, c)["alarm"] or 0) for c in CONDITIONS)
+    return {
+        "cpu_vs_swift": s["cpu_count"] / t["cpu_count"] if t["cpu_count"] else None,
+        "cpu_vs_python": p["cpu_count"] / t["cpu_count"] if t["cpu_count"] else None,
+        "wake_tock": t["wake_count"], "wake_swift": s["wake_count"], "wake_python": p["wake_count"],
+        "alarm_tock_worst": worst("tock"), "alarm_swift_worst": worst("swift-timer"), "alarm_python_worst": worst("gpiozero"),
+        "rss_tock": t["rss"], "rss_swift": s["rss"], "rss_python": p["rss"],
+    }
+
+
+def markdown(meta, results, plan):
+    h = headline(results)
+    sched = ", ".join(f"{k}={v}" for k, v in meta["scheduling"].items()) or "none"
+    has_untuned = any(r["program"] == "tock-untuned" for r in results)
+    untuned = find(results, "tock-untuned", "load") if has_untuned else None
+    nice = find(results, "tock-nice", "load") if has_untuned else None
+    tuned = find(results, "tock", "load")
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Written by `make bench`{' QUICK=1 (a short run: do not quote)' if meta['quick'] else ''} in {meta['minutes']} min. "
+        "Each program ran alone, one after another, under the same conditions; see [README.md](README.md) for how.",
+        "",
+        "## Machine and versions",
+        "",
+        f"- {meta['cpu']}, {meta['cores']} cores, {meta['memory_gib']} GiB; {meta['os']}; kernel {meta['kernel']}",
+        f"- Tock {meta['tock']}, release build; {meta['swift']}",
+        f"- {meta['python']}, gpiozero {meta['gpiozero']}; {meta['stress_ng']}",
+        f"- Tock's scheduling, read from deploy/tock.service: {sched}",
+        f"- a {meta['count_s']} s count-down per run; {meta['idle_s']} s idle before it; {meta['flips']} switch flips for input latency",
+        "",
+        "## Headline",
+        "",
+        f"- CPU while counting (idle machine): the Swift peer uses **{_f(h['cpu_vs_swift'], 0)}×** Tock's, the Python peer **{_f(h['cpu_vs_python'], 0)}×**.",
+        f"- Wake-ups while counting MM:SS: Tock {_f(h['wake_tock'], 1)}/s, the Swift peer {_f(h['wake_swift'], 1)}/s, the Python peer {_f(h['wake_python'], 1)}/s.",
+        f"- Worst alarm error over the three conditions: Tock {_f(h['alarm_tock_worst'], 2)} ms, the Swift peer {_f(h['alarm_swift_worst'], 0)} ms, the Python peer {_f(h['alarm_python_worst'], 0)} ms.",
+        f"- Peak RSS: Tock {_f(h['rss_tock'])} MB, the Swift peer {_f(h['rss_swift'])} MB, the Python peer {_f(h['rss_python'])} MB.",
+        "",
+        "## All figures",
+        "",
+        table(results),
+        "",
+        "![wake lateness](plots/lateness.png)",
+        "",
+        "![count error](plots/count-error.png)",
+        "",
+        "## Scheduling under load",
+        "",
+        (f"With every core busy, Tock without scheduling settings woke with lateness p50 {_f(untuned['late50'], 0)} µs, "
+         f"p99 {_f(untuned['late99'], 0)} µs, max {_f(untuned['latemax'], 0)} µs, and its alarm was {_f(untuned['alarm'], 2)} ms off; "
+         f"with the unit's settings ({sched}) p50 {_f(tuned['late50'], 0)} µs, p99 {_f(tuned['late99'], 0)} µs, "
+         f"max {_f(tuned['latemax'], 0)} µs, alarm {_f(tuned['alarm'], 2)} ms; with Nice=-10 instead p50 {_f(nice['late50'], 0)} µs, "
+         f"p99 {_f(nice['late99'], 0)} µs, alarm {_f(nice['alarm'], 2)} ms. Input latency beyond the debounce, p99: "
+         f"{_f(untuned['in99_after'], 2)} ms untuned, {_f(nice['in99_after'], 2)} ms with Nice=-10, {_f(tuned['in99_after'], 2)} ms with the unit's settings. "
+         "See [README.md](README.md#scheduling) for the reasoning."
+         if untuned else "A QUICK run leaves out Tock without scheduling settings."),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def plots(results, plan, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    colours = {"tock": "tab:green", "tock-untuned": "tab:olive", "tock-nice": "tab:cyan", "swift-timer": "tab:orange", "gpiozero": "tab:blue"}
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
+    for ax, cond in zip(axes, CONDITIONS):
+        for r in results:
+            if r["condition"] != cond or not r["lateness_us"]:
+                continue
+            v = sorted(max(x, 0.1) for x in r["lateness_us"])
+            ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", color=colours[r["program"]],
+                    label=NAMES[r["program"]])
+        ax.set_xscale("log")
+        ax.set_title(CONDITIONS[cond])
+        ax.set_xlabel("wake lateness (µs, log)")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("fraction of wake-ups at most this late")
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.suptitle("Wake-up lateness while counting: actual wake minus scheduled instant (CDF)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "plots", "lateness.png"), dpi=110)
+    plt.close(fig)
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
+    for ax, cond in zip(axes, CONDITIONS):
+        for r in results:
+            if r["condition"] != cond or not r["count_errors"]:
+                continue
+            xs, ys = zip(*r["count_errors"])
+            ax.plot(xs, ys, ".-", color=colours[r["program"]], label=NAMES[r["program"]], markersize=3, linewidth=1)
+        ax.set_yscale("symlog", linthresh=1)
+        ax.set_title(CONDITIONS[cond])
+        ax.set_xlabel(f"seconds into the {plan.count_s} s count-down")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("display change or alarm: actual − ideal (ms)")
+    axes[0].legend(loc="upper left", fontsize=8)
+    fig.suptitle("Count error over the count-down: each change of the shown value, and the alarm (last point)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "plots", "count-error.png"), dpi=110)
+    plt.close(fig)
