@@ -34,6 +34,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
 	$(MAKE) --no-print-directory systemd-test
@@ -84,7 +85,7 @@ clean:
 BENCH_VENV := $(CURDIR)/.cache/bench-venv
 BENCH_OUT := $(if $(QUICK),$(CURDIR)/.build/bench-quick,$(CURDIR)/Benchmarks)
 bench:
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng python3-venv"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng rt-tests valgrind python3-venv"
 	$(DEPLOY_BUILD)
 	$(SWIFT) build -c release --package-path Benchmarks/peers/SwiftTimer --scratch-path .build-bench-peer
 	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)

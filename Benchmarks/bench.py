@@ -27,9 +27,9 @@ UNIT = os.path.join(ROOT, "deploy", "tock.service")
 class Plan:
     def __init__(self, quick):
         self.quick = quick
-        self.count_s = 4 if quick else 20       # the count-down measured
-        self.idle_s = 1 if quick else 4         # ready, nothing running
-        self.flips = 12 if quick else 60        # switch flips for input latency
+        self.count_s = 4 if quick else 16       # the count-down measured
+        self.idle_s = 1 if quick else 3         # ready, nothing running
+        self.flips = 12 if quick else 50        # switch flips for input latency
         self.stop_s = 2                         # SIGSTOP in the stop condition
         self.margin_s = 1.0                     # after the ideal end
         self.conditions = ["idle", "load", "stop"]
@@ -103,6 +103,7 @@ def peak_rss_kb(pid):
 class Run:
     def __init__(self, program, condition, plan, binaries, work):
         self.program, self.condition, self.plan, self.bin = program, condition, plan, binaries
+        self.count_s = plan.count_s
         self.dir = os.path.join(work, f"{program}-{condition}")
         os.makedirs(self.dir, exist_ok=True)
         self.fifo = os.path.join(self.dir, "input")
@@ -110,7 +111,7 @@ class Run:
         os.mkfifo(self.fifo)
 
     def command(self):
-        p, d = self.program, self.plan.count_s
+        p, d = self.program, self.count_s
         if p.startswith("tock"):
             config = os.path.join(self.dir, "config.yaml")
             with open(config, "w") as f:
@@ -238,6 +239,116 @@ class Run:
             time.sleep(d)
 
 
+def startups(program, plan, binaries, work, n):
+    """Start-up, launched n times on the idle machine: from the instant
+    before the program is started to the instant it says it is ready (its
+    own CLOCK_MONOTONIC reading), in ms."""
+    out = []
+    for i in range(n):
+        run = Run(program, f"startup{i}", plan, binaries, work)
+        cmd, env_extra = run.command()
+        env = dict(os.environ, **env_extra)
+        notify = None
+        if program.startswith("tock"):
+            notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            notify.bind(os.path.join(run.dir, "notify"))
+            env["NOTIFY_SOCKET"] = os.path.join(run.dir, "notify")
+        run.writer = os.open(run.fifo, os.O_RDWR)
+        sched = unit_scheduling() if program == "tock" else {}
+        spawned = monotonic_ns()
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                preexec_fn=(lambda: apply_scheduling(sched)) if sched else None)
+        try:
+            run.wait_ready(proc, notify)
+            # The Swift peer's SIGTERM handler (a dispatch source) is armed
+            # asynchronously; a signal right after "ready" could be lost.
+            time.sleep(0.3)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            os.close(run.writer)
+            if notify:
+                notify.close()
+        ready = next(e["t"] for e in analysis.parse_log(open(run.log).read()) if e["kind"] == "ready")
+        out.append((ready - spawned) / 1e6)
+    return {"program": program, "startup_ms": out}
+
+
+def platform_floor(condition, plan):
+    """The machine's own wake-up lateness: cyclictest (rt-tests) sleeping
+    with clock_nanosleep to absolute deadlines at SCHED_FIFO 1, as Tock is
+    scheduled, every 100 ms. --laptop leaves /dev/cpu_dma_latency alone, so
+    the CPUs idle as they do for the programs. The best any program can do
+    here."""
+    loops = 40 if plan.quick else 200
+    load = Load(loops / 10 + 5) if condition == "load" else None
+    try:
+        out = subprocess.run(["cyclictest", "--laptop", "-p", "1", "-i", "100000", "-l", str(loops), "-v", "-q"],
+                             capture_output=True, text=True, timeout=loops / 10 + 60).stdout
+    finally:
+        if load:
+            load.stop()
+    samples = []
+    for line in out.splitlines():
+        parts = line.replace(":", " ").split()
+        if len(parts) == 3 and all(p.isdigit() for p in parts):
+            samples.append(float(parts[2]))
+    return {"condition": condition, "lateness_us": samples}
+
+
+def instructions(program, plan, binaries, work):
+    """User-space instructions per second of counting, under valgrind's
+    callgrind: a count of the program's own work that does not depend on the
+    machine's noise (the same binary and inputs give the same count). The
+    counters are zeroed 2 s into a count-down and read 10 s later."""
+    import shutil
+    run = Run(program, "callgrind", plan, binaries, work)
+    run.count_s = 30  # still counting when the counters are read
+    cmd, env_extra = run.command()
+    if program != "gpiozero":  # valgrind 3.19 cannot read this toolchain's DWARF 5: drop it
+        stripped = os.path.join(run.dir, "program")
+        subprocess.run(["strip", "--strip-debug", "-o", stripped, cmd[0]], check=True)
+        cmd[0] = stripped
+    out = os.path.join(run.dir, "callgrind.out")
+    run.writer = os.open(run.fifo, os.O_RDWR)
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
+                            env=dict(os.environ, **env_extra), stdout=subprocess.PIPE,
+                            stderr=open(os.path.join(run.dir, "stderr"), "w"))
+    try:
+        if program.startswith("tock"):
+            time.sleep(15)  # no notify socket here: generous for start-up under valgrind
+        else:
+            proc.stdout.readline()
+        run.write(f"start 1 {monotonic_ns()}\n")
+        time.sleep(0.2)
+        run.write(f"start 0 {monotonic_ns()}\n")
+        time.sleep(2)
+        subprocess.run(["callgrind_control", "-z", str(proc.pid)], capture_output=True, timeout=60)
+        began = monotonic_ns()
+        time.sleep(10)
+        subprocess.run(["callgrind_control", "-d", str(proc.pid)], capture_output=True, timeout=60)
+        seconds = (monotonic_ns() - began) / 1e9
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        os.close(run.writer)
+    dumps = [f for f in os.listdir(run.dir) if f.startswith("callgrind.out.")]
+    total = 0
+    for f in dumps:
+        for line in open(os.path.join(run.dir, f)):
+            if line.startswith("summary:") or line.startswith("totals:"):
+                total = max(total, int(line.split()[1]))
+    return {"program": program, "instructions_per_s": total / seconds if dumps else None}
+
+
 class Load:
     """Every core busy with stress-ng's CPU hog, bounded by a timeout."""
 
@@ -282,18 +393,25 @@ def main():
             finally:
                 if load:
                     load.stop()
+    launches = [] if args.programs else [startups(p, plan, binaries, work, 5 if plan.quick else 20)
+                                         for p in ("tock", "swift-timer", "gpiozero")]
+    floors = [platform_floor(c, plan) for c in plan.conditions if c in ("idle", "load") and not args.programs]
+    counts = [] if args.programs else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
     import report
     if args.programs or args.conditions:  # a focused run: the table only
         print(report.table(results))
         return
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"meta": meta, "results": results}, f)
-    text = report.markdown(meta, results, plan)
+        json.dump({"meta": meta, "results": results, "floors": floors, "instructions": counts, "startups": launches}, f)
+    text = report.markdown(meta, results, plan, floors, counts, launches)
     with open(os.path.join(args.out, "RESULTS.md"), "w") as f:
         f.write(text)
-    report.plots(results, plan, args.out)
+    report.plots(results, plan, args.out, floors)
     print(report.table(results))
+    print(report.floor_table(floors))
+    print(report.instruction_table(counts))
+    print(report.startup_table(launches))
     print(f"\nwritten: {args.out}/RESULTS.md and {args.out}/plots/*.png (logs in {work})")
 
 

@@ -112,8 +112,70 @@ def headline(results):
     }
 
 
-def markdown(meta, results, plan):
+def floor_table(floors):
+    rows = ["| the machine's floor (cyclictest, SCHED_FIFO 1) | samples | late p50 µs | late p99 µs | late max µs |", "|---|---|---|---|---|"]
+    for f in floors:
+        v = f["lateness_us"]
+        if v:
+            rows.append(f"| {CONDITIONS[f['condition']]} | {len(v)} | {_f(analysis.percentile(v, 50), 0)} | "
+                        f"{_f(analysis.percentile(v, 99), 0)} | {_f(max(v), 0)} |")
+    return "\n".join(rows)
+
+
+def instruction_table(counts):
+    tock = next((c["instructions_per_s"] for c in counts if c["program"] == "tock"), None)
+    rows = ["| program | user-space instructions per second of counting (callgrind) | × Tock's |", "|---|---|---|"]
+    for c in counts:
+        v = c["instructions_per_s"]
+        ratio = _f(v / tock, 0) if v and tock else "none"
+        rows.append(f"| {NAMES[c['program']]} | {_f(v, 0)} | {ratio} |")
+    return "\n".join(rows)
+
+
+def startup_table(launches):
+    rows = ["| program | launches | start-up median ms | max ms |", "|---|---|---|---|"]
+    for l in launches:
+        v = l["startup_ms"]
+        rows.append(f"| {NAMES[l['program']]} | {len(v)} | {_f(analysis.percentile(v, 50))} | {_f(max(v))} |")
+    return "\n".join(rows)
+
+
+def targets(results, counts, launches):
+    """Each target of the benchmark with what this run measured."""
+    t = {c: find(results, "tock", c) for c in CONDITIONS}
+    swift = find(results, "swift-timer", "idle")
+    alarm = max(abs(t[c]["alarm"]) for c in CONDITIONS if t[c]["alarm"] is not None)
+    ins = {c["program"]: c["instructions_per_s"] for c in counts}
+    cpu_ratio = swift["cpu_count"] / t["idle"]["cpu_count"] if t["idle"]["cpu_count"] else None
+    ins_ratio = ins["swift-timer"] / ins["tock"] if ins.get("tock") and ins.get("swift-timer") else None
+    worst = lambda k: max(t[c][k] for c in CONDITIONS if t[c][k] is not None)
+    tock_launch = next(l["startup_ms"] for l in launches if l["program"] == "tock")
+    boot = analysis.percentile(tock_launch, 50)
+    rows = [
+        ("alarm error within 1 ms in all three conditions", f"worst {_f(alarm, 2)} ms", alarm < 1),
+        ("wake-ups/s while counting MM:SS at most the display's changes/s",
+         " · ".join(f"{c}: {_f(t[c]['wake_count'], 2)} vs {_f(t[c]['changes'], 2)}" for c in CONDITIONS),
+         all(t[c]["wake_count"] <= t[c]["changes"] + 0.05 for c in CONDITIONS)),
+        ("no wake-ups while idle", " · ".join(f"{c}: {_f(t[c]['wake_idle'], 2)}/s" for c in CONDITIONS),
+         all(t[c]["wake_idle"] == 0 for c in CONDITIONS)),
+        ("CPU per hour of counting at least 10× below the Swift peer's",
+         f"{_f(cpu_ratio, 1)}× in CPU time (idle machine); {_f(ins_ratio, 0)}× in instructions", (cpu_ratio or 0) >= 10),
+        ("peak RSS under 10 MB", f"{_f(worst('rss'))} MB", worst("rss") < 10),
+        ("input latency p99 under 1 ms (beyond the 20 ms debounce)",
+         " · ".join(f"{c}: {_f(t[c]['in99_after'], 2)} ms" for c in CONDITIONS), worst("in99_after") < 1),
+        ("start-up to ready under 100 ms", f"median {_f(boot)} ms over {len(tock_launch)} launches (max {_f(max(tock_launch))} ms)",
+         boot < 100),
+    ]
+    out = ["| target | measured (Tock, service scheduling) | met |", "|---|---|---|"]
+    for name, measured, met in rows:
+        out.append(f"| {name} | {measured} | {'yes' if met else '**no**, see [README.md](README.md#where-a-target-is-missed)'} |")
+    return "\n".join(out)
+
+
+def markdown(meta, results, plan, floors, counts, launches):
     h = headline(results)
+    ins = {c["program"]: c["instructions_per_s"] for c in counts}
+    ratio = lambda p: _f(ins[p] / ins["tock"], 0) if ins.get(p) and ins.get("tock") else "none"
     sched = ", ".join(f"{k}={v}" for k, v in meta["scheduling"].items()) or "none"
     has_untuned = any(r["program"] == "tock-untuned" for r in results)
     untuned = find(results, "tock-untuned", "load") if has_untuned else None
@@ -136,13 +198,30 @@ def markdown(meta, results, plan):
         "## Headline",
         "",
         f"- CPU while counting (idle machine): the Swift peer uses **{_f(h['cpu_vs_swift'], 0)}×** Tock's, the Python peer **{_f(h['cpu_vs_python'], 0)}×**.",
+        f"- Instructions per second of counting (callgrind, immune to the machine's noise): the Swift peer **{ratio('swift-timer')}×** Tock's, the Python peer **{ratio('gpiozero')}×**.",
         f"- Wake-ups while counting MM:SS: Tock {_f(h['wake_tock'], 1)}/s, the Swift peer {_f(h['wake_swift'], 1)}/s, the Python peer {_f(h['wake_python'], 1)}/s.",
         f"- Worst alarm error over the three conditions: Tock {_f(h['alarm_tock_worst'], 2)} ms, the Swift peer {_f(h['alarm_swift_worst'], 0)} ms, the Python peer {_f(h['alarm_python_worst'], 0)} ms.",
         f"- Peak RSS: Tock {_f(h['rss_tock'])} MB, the Swift peer {_f(h['rss_swift'])} MB, the Python peer {_f(h['rss_python'])} MB.",
         "",
+        "## Targets",
+        "",
+        targets(results, counts, launches),
+        "",
         "## All figures",
         "",
         table(results),
+        "",
+        "Instructions, counted rather than timed (the same binary and inputs give the same count whatever the machine is doing):",
+        "",
+        instruction_table(counts),
+        "",
+        "The machine's own wake-up lateness, measured the same way in the same run: no program can wake earlier than this.",
+        "",
+        floor_table(floors),
+        "",
+        "Start-up, launched again and again on the idle machine (the table's column is the single launch of each run):",
+        "",
+        startup_table(launches),
         "",
         "![wake lateness](plots/lateness.png)",
         "",
@@ -163,7 +242,7 @@ def markdown(meta, results, plan):
     return "\n".join(lines)
 
 
-def plots(results, plan, out):
+def plots(results, plan, out, floors=()):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -179,6 +258,11 @@ def plots(results, plan, out):
             v = sorted(max(x, 0.1) for x in r["lateness_us"])
             ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", color=colours[r["program"]],
                     label=NAMES[r["program"]])
+        for f in floors:
+            if f["condition"] == cond and f["lateness_us"]:
+                v = sorted(max(x, 0.1) for x in f["lateness_us"])
+                ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", color="grey", linestyle="--",
+                        label="the machine's floor (cyclictest)")
         ax.set_xscale("log")
         ax.set_title(CONDITIONS[cond])
         ax.set_xlabel("wake lateness (µs, log)")
