@@ -94,6 +94,19 @@ bench:
 		--swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer --python $(BENCH_VENV)/bin/python \
 		--out $(BENCH_OUT) $(if $(QUICK),--quick,)
 
+## The scheduling comparison behind deploy/tock.service: Tock with the unit's
+## settings, with Nice=-10 and with none, every core busy, 4 runs each (about
+## 7 minutes; Benchmarks/scheduling/TABLE.md).
+.PHONY: bench-scheduling
+bench-scheduling:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng python3-venv"
+	$(DEPLOY_BUILD)
+	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
+		--swift-timer none --python $(BENCH_VENV)/bin/python --out $(CURDIR)/Benchmarks/scheduling \
+		--programs tock,tock-nice,tock-untuned --conditions load --repeat 4
+
 ## Deployment (deploy/): the Debian package, a direct install, and their test.
 .PHONY: deb install deploy-test
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock

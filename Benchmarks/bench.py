@@ -284,7 +284,7 @@ def platform_floor(condition, plan):
     scheduled, every 100 ms. --laptop leaves /dev/cpu_dma_latency alone, so
     the CPUs idle as they do for the programs. The best any program can do
     here."""
-    loops = 40 if plan.quick else 200
+    loops = 20 if plan.quick else 200
     load = Load(loops / 10 + 5) if condition == "load" else None
     try:
         out = subprocess.run(["cyclictest", "--laptop", "-p", "1", "-i", "100000", "-l", str(loops), "-v", "-q"],
@@ -372,6 +372,7 @@ def main():
     ap.add_argument("--programs", help="comma-separated subset, for a focused run")
     ap.add_argument("--conditions", help="comma-separated subset, for a focused run")
     ap.add_argument("--unit", default=UNIT, help="the unit whose scheduling Tock runs with")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each program and condition")
     args = ap.parse_args()
     plan = Plan(args.quick)
     UNIT = args.unit
@@ -386,20 +387,27 @@ def main():
     began = time.monotonic()
     for condition in plan.conditions:
         for program in plan.programs + (["tock-nice"] if condition == "load" and not plan.quick and not args.programs else []):
-            load = Load(plan.count_s + plan.idle_s + plan.flips * 0.2 + 20) if condition == "load" else None
-            try:
-                print(f"bench: {program} ({condition}) ...", file=sys.stderr, flush=True)
-                results.append(Run(program, condition, plan, binaries, work).run())
-            finally:
-                if load:
-                    load.stop()
-    launches = [] if args.programs else [startups(p, plan, binaries, work, 5 if plan.quick else 20)
+            for k in range(args.repeat):
+                load = Load(plan.count_s + plan.idle_s + plan.flips * 0.2 + 20) if condition == "load" else None
+                try:
+                    print(f"bench: {program} ({condition}) ...", file=sys.stderr, flush=True)
+                    results.append(Run(program, condition, plan, binaries, os.path.join(work, str(k))).run())
+                finally:
+                    if load:
+                        load.stop()
+    launches = [] if args.programs else [startups(p, plan, binaries, work, 3 if plan.quick else 20)
                                          for p in ("tock", "swift-timer", "gpiozero")]
     floors = [platform_floor(c, plan) for c in plan.conditions if c in ("idle", "load") and not args.programs]
-    counts = [] if args.programs else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
+    # Valgrind makes this the slowest part: a QUICK run leaves it out.
+    counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
     import report
-    if args.programs or args.conditions:  # a focused run: the table only
-        print(report.table(results))
+    if args.programs or args.conditions:  # a focused run: the tables only
+        text = report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n"
+        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
+            f.write(text)
+        with open(os.path.join(args.out, "results.json"), "w") as f:
+            json.dump({"results": results}, f)
+        print(text)
         return
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
     with open(os.path.join(args.out, "results.json"), "w") as f:

@@ -38,7 +38,7 @@ def machine(binaries, plan, scheduling, seconds):
         "kernel": platform.release(),
         "swift": _run(["swift", "--version"]).splitlines()[0] if _run(["swift", "--version"]) else "unknown",
         "python": _run([binaries["python"], "--version"]),
-        "gpiozero": _run([binaries["python"], "-c", "import gpiozero; print(gpiozero.__version__)"]),
+        "gpiozero": _run([binaries["python"], "-c", "import importlib.metadata as m; print(m.version('gpiozero'))"]),
         "stress_ng": _run(["stress-ng", "--version"]),
         "tock": open(os.path.join(root, "deploy", "VERSION")).read().strip() + " (" + _run(["git", "-C", root, "describe", "--always", "--dirty"]) + ")",
         "scheduling": scheduling, "quick": plan.quick, "count_s": plan.count_s, "idle_s": plan.idle_s,
@@ -112,6 +112,26 @@ def headline(results):
     }
 
 
+def pooled_table(results):
+    """Each program and condition over all its runs: the samples pooled."""
+    rows = ["| program | condition | runs | wake-ups | late p50 µs | late p99 µs | late max µs | inputs | input p99 − debounce ms | input max − debounce ms | worst alarm error ms |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    keys = []
+    for r in results:
+        if (r["program"], r["condition"]) not in keys:
+            keys.append((r["program"], r["condition"]))
+    for prog, cond in keys:
+        runs = [r for r in results if r["program"] == prog and r["condition"] == cond]
+        late = [x for r in runs for x in r["lateness_us"]]
+        inp = [x for r in runs for x in r["input_ms"]]
+        d = DEBOUNCE_MS if prog.startswith("tock") else 0
+        alarm = max(abs(r["alarm_error_ms"]) for r in runs if r["alarm_error_ms"] is not None)
+        rows.append(f"| {NAMES[prog]} | {CONDITIONS[cond]} | {len(runs)} | {len(late)} | {_f(analysis.percentile(late, 50), 0)} | "
+                    f"{_f(analysis.percentile(late, 99), 0)} | {_f(max(late), 0)} | {len(inp)} | {_f(analysis.percentile(inp, 99) - d, 2)} | "
+                    f"{_f(max(inp) - d, 2)} | {_f(alarm, 2)} |")
+    return "\n".join(rows)
+
+
 def floor_table(floors):
     rows = ["| the machine's floor (cyclictest, SCHED_FIFO 1) | samples | late p50 µs | late p99 µs | late max µs |", "|---|---|---|---|---|"]
     for f in floors:
@@ -123,6 +143,8 @@ def floor_table(floors):
 
 
 def instruction_table(counts):
+    if not counts:
+        return "(instruction counts: left out of a QUICK run)"
     tock = next((c["instructions_per_s"] for c in counts if c["program"] == "tock"), None)
     rows = ["| program | user-space instructions per second of counting (callgrind) | × Tock's |", "|---|---|---|"]
     for c in counts:
@@ -146,6 +168,7 @@ def targets(results, counts, launches):
     swift = find(results, "swift-timer", "idle")
     alarm = max(abs(t[c]["alarm"]) for c in CONDITIONS if t[c]["alarm"] is not None)
     ins = {c["program"]: c["instructions_per_s"] for c in counts}
+    ins.setdefault("tock", None)
     cpu_ratio = swift["cpu_count"] / t["idle"]["cpu_count"] if t["idle"]["cpu_count"] else None
     ins_ratio = ins["swift-timer"] / ins["tock"] if ins.get("tock") and ins.get("swift-timer") else None
     worst = lambda k: max(t[c][k] for c in CONDITIONS if t[c][k] is not None)
@@ -242,6 +265,15 @@ def markdown(meta, results, plan, floors, counts, launches):
     return "\n".join(lines)
 
 
+def _legend(axes, where):
+    """One legend, on the first panel, for the lines of every panel."""
+    seen = {}
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, h)
+    axes[0].legend(list(seen.values()), list(seen.keys()), loc=where, fontsize=8)
+
+
 def plots(results, plan, out, floors=()):
     import matplotlib
     matplotlib.use("Agg")
@@ -268,7 +300,7 @@ def plots(results, plan, out, floors=()):
         ax.set_xlabel("wake lateness (µs, log)")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("fraction of wake-ups at most this late")
-    axes[0].legend(loc="lower right", fontsize=8)
+    _legend(axes, "lower right")
     fig.suptitle("Wake-up lateness while counting: actual wake minus scheduled instant (CDF)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "plots", "lateness.png"), dpi=110)
@@ -286,8 +318,24 @@ def plots(results, plan, out, floors=()):
         ax.set_xlabel(f"seconds into the {plan.count_s} s count-down")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("display change or alarm: actual − ideal (ms)")
-    axes[0].legend(loc="upper left", fontsize=8)
+    _legend(axes, "upper left")
     fig.suptitle("Count error over the count-down: each change of the shown value, and the alarm (last point)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "plots", "count-error.png"), dpi=110)
     plt.close(fig)
+
+
+if __name__ == "__main__":
+    # Re-render RESULTS.md and the plots from a run's results.json (after a
+    # change to this file), without measuring again: report.py OUT-DIR
+    import json
+    import sys
+    from types import SimpleNamespace
+
+    out = sys.argv[1]
+    data = json.load(open(os.path.join(out, "results.json")))
+    meta = data["meta"]
+    plan = SimpleNamespace(quick=meta["quick"], count_s=meta["count_s"], idle_s=meta["idle_s"], flips=meta["flips"])
+    with open(os.path.join(out, "RESULTS.md"), "w") as f:
+        f.write(markdown(meta, data["results"], plan, data["floors"], data["instructions"], data["startups"]))
+    plots(data["results"], plan, out, data["floors"])
