@@ -98,9 +98,9 @@ public final class ServiceRuntime {
             try reactor.watch(reader.descriptor) { [log, clock] in
                 do {
                     let edges = try reader.readEdges()
-                    let readAt = timing == nil ? nil : clock.now().monotonic
+                    let readAt = timing.map { _ in clock.now().monotonic }
                     for e in edges {
-                        if let readAt { timing?.edge(e, readAt: readAt) }
+                        if let timing, let readAt { timing.edge(e, readAt: readAt) }
                         log.debug("edge \(e)")
                         driver.edge(e)
                     }

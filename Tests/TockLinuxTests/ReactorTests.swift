@@ -30,6 +30,27 @@ struct ReactorTests {
         }
     }
 
+    /// onDeadlineWake reports the armed deadline and an instant read as the
+    /// loop woke, before onTimer runs; the clock is not read without it.
+    @Test func aDeadlineWakeReportsTheDeadlineAndWhenTheLoopWoke() throws {
+        let reactor = try Reactor()
+        let deadline = clock.now().monotonic + .milliseconds(10)
+        var reports: [(Instant, Instant)] = []
+        var timerSawReport = false
+        reactor.onDeadlineWake = { reports.append(($0, $1)) }
+        reactor.onTimer = { timerSawReport = reports.count == 1 }
+        try reactor.arm(monotonic: deadline, wall: nil)
+        _ = try StopTimer(reactor, at: deadline + .milliseconds(30))
+
+        try reactor.run()
+
+        #expect(reports.count == 1)
+        #expect(reports.first?.0 == deadline)
+        #expect((reports.first?.1 ?? .zero) >= deadline)
+        #expect(timerSawReport)
+        if let (due, woke) = reports.first { print("deadline wake: woke \(millisecondsText(woke - due)) after the deadline") }
+    }
+
     @Test func deadlineLongPastFiresExactlyOnce() throws {
         let reactor = try Reactor()
         let now = clock.now().monotonic
