@@ -91,11 +91,17 @@ def sample(pid):
     return {"t": monotonic_ns(), "cpu_ns": cpu, "voluntary": vol, "involuntary": invol}
 
 
-def peak_rss_kb(pid):
+def memory_kb(pid):
+    """Peak RSS (VmHWM), and the resident set now split into anonymous
+    memory (the process's own, which only it can free) and file-backed
+    pages (the program's code and data, which the kernel may drop and read
+    again): /proc/PID/status, proc(5)."""
+    out = {}
     for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmHWM"):
-            return int(line.split()[1])
-    return None
+        key = line.split(":")[0]
+        if key in ("VmHWM", "RssAnon", "RssFile"):
+            out[key] = int(line.split()[1])
+    return out
 
 
 # ---------------------------------------------------------------- one run
@@ -169,7 +175,10 @@ class Run:
             count1 = sample(proc.pid)
             # The peers may ring late by the stop and more: wait for it.
             self.sleep_until(end + (plan.margin_s + (plan.stop_s + 0.5 if self.condition == "stop" else 0)) * 1e9)
-            result["peak_rss_kb"] = peak_rss_kb(proc.pid)
+            memory = memory_kb(proc.pid)
+            result["peak_rss_kb"] = memory.get("VmHWM")
+            result["rss_anon_kb"] = memory.get("RssAnon")
+            result["rss_file_kb"] = memory.get("RssFile")
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
