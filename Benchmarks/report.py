@@ -290,48 +290,46 @@ def plots(results, plan, out, floors=()):
     os.makedirs(os.path.join(out, "plots"), exist_ok=True)
     colours = {"tock": "tab:green", "tock-untuned": "tab:olive", "tock-nice": "tab:cyan", "swift-timer": "tab:orange", "gpiozero": "tab:blue"}
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, cond in zip(axes, CONDITIONS):
+    def figure(name, title, ylabel, legend_at, panel):
+        """One panel per condition, drawn by panel(ax, condition)."""
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
+        for ax, cond in zip(axes, CONDITIONS):
+            panel(ax, cond)
+            ax.set_title(CONDITIONS[cond])
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].set_ylabel(ylabel)
+        _legend(axes, legend_at)
+        fig.suptitle(title)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "plots", name), dpi=110)
+        plt.close(fig)
+
+    def cdf(ax, values, **style):
+        v = sorted(max(x, 0.1) for x in values)
+        ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", **style)
+
+    def lateness(ax, cond):
         for r in results:
-            if r["condition"] != cond or not r["lateness_us"]:
-                continue
-            v = sorted(max(x, 0.1) for x in r["lateness_us"])
-            ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", color=colours[r["program"]],
-                    label=NAMES[r["program"]])
+            if r["condition"] == cond and r["lateness_us"]:
+                cdf(ax, r["lateness_us"], color=colours[r["program"]], label=NAMES[r["program"]])
         for f in floors:
             if f["condition"] == cond and f["lateness_us"]:
-                v = sorted(max(x, 0.1) for x in f["lateness_us"])
-                ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", color="grey", linestyle="--",
-                        label="the machine's floor (cyclictest)")
+                cdf(ax, f["lateness_us"], color="grey", linestyle="--", label="the machine's floor (cyclictest)")
         ax.set_xscale("log")
-        ax.set_title(CONDITIONS[cond])
         ax.set_xlabel("wake lateness (µs, log)")
-        ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("fraction of wake-ups at most this late")
-    _legend(axes, "lower right")
-    fig.suptitle("Wake-up lateness while counting: actual wake minus scheduled instant (CDF)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "plots", "lateness.png"), dpi=110)
-    plt.close(fig)
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), sharey=True)
-    for ax, cond in zip(axes, CONDITIONS):
+    def count_error(ax, cond):
         for r in results:
-            if r["condition"] != cond or not r["count_errors"]:
-                continue
-            xs, ys = zip(*r["count_errors"])
-            ax.plot(xs, ys, ".-", color=colours[r["program"]], label=NAMES[r["program"]], markersize=3, linewidth=1)
+            if r["condition"] == cond and r["count_errors"]:
+                xs, ys = zip(*r["count_errors"])
+                ax.plot(xs, ys, ".-", color=colours[r["program"]], label=NAMES[r["program"]], markersize=3, linewidth=1)
         ax.set_yscale("symlog", linthresh=1)
-        ax.set_title(CONDITIONS[cond])
         ax.set_xlabel(f"seconds into the {plan.count_s} s count-down")
-        ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("display change or alarm: actual − ideal (ms)")
-    _legend(axes, "upper left")
-    fig.suptitle("Count error over the count-down: each change of the shown value, and the alarm (last point)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "plots", "count-error.png"), dpi=110)
-    plt.close(fig)
 
+    figure("lateness.png", "Wake-up lateness while counting: actual wake minus scheduled instant (CDF)",
+           "fraction of wake-ups at most this late", "lower right", lateness)
+    figure("count-error.png", "Count error over the count-down: each change of the shown value, and the alarm (last point)",
+           "display change or alarm: actual − ideal (ms)", "upper left", count_error)
 
 if __name__ == "__main__":
     # Re-render RESULTS.md and the plots from a run's results.json (after a

@@ -96,13 +96,7 @@ public final class MockInputStream: EdgeReader {
     public static func parse(_ text: String) -> Parsed {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
         guard let first = words.first else { return .blank }
-        let line: InputLine
-        switch first {
-        case "switch": line = .directionSwitch
-        default:
-            guard let b = Button(rawValue: String(first)) else { return .problem("unknown line \"\(first.prefix(20))\"") }
-            line = .button(b)
-        }
+        guard let line = InputLine(name: first) else { return .problem("unknown line \"\(first.prefix(20))\"") }
         guard words.count >= 2 else { return .problem("no level after \"\(first)\"") }
         let active: Bool
         switch words[1] {

@@ -36,12 +36,7 @@ public final class TimingLog {
     public func wake(deadline: Instant, at t: Instant) { sink("wake \(mono(deadline)) \(mono(t))") }
 
     public func edge(_ e: Edge, readAt t: Instant) {
-        let name: String
-        switch e.line {
-        case .button(let b): name = b.rawValue
-        case .directionSwitch: name = "switch"
-        }
-        sink("edge \(name) \(e.active ? 1 : 0) \(mono(e.timestamp)) \(mono(t))")
+        sink("edge \(e.line.name) \(e.active ? 1 : 0) \(mono(e.timestamp)) \(mono(t))")
     }
 
     /// The outputs of one batch of commands, carried out by `t`.

@@ -69,7 +69,7 @@ public final class WiringCheck {
             try reactor.watch(reader.descriptor) { [clock, print] in
                 do {
                     for e in try reader.readEdges() {
-                        let name = Self.name(e.line)
+                        let name = e.line.name
                         seen.insert(name)
                         let what = e.line == .directionSwitch ? (e.active ? "up" : "down") : (e.active ? "pressed" : "released")
                         print("  \(stamp(e.timestamp))  \(name) \(what)  (kernel timestamp; read \(stamp(clock.now().monotonic)))")
@@ -92,8 +92,8 @@ public final class WiringCheck {
         next()
         try reactor.run()
         if listenUntil != nil {
-            for line in InputLine.all where !seen.contains(Self.name(line)) {
-                problems.append("\(Self.name(line)) (\(key(line)) \(lineName(line))) never changed: check its wiring to GND and the line name")
+            for line in InputLine.all where !seen.contains(line.name) {
+                problems.append("\(line.name) (\(key(line)) \(lineName(line))) never changed: check its wiring to GND and the line name")
             }
         }
         return problems
@@ -138,19 +138,7 @@ public final class WiringCheck {
         return steps
     }
 
-    static func name(_ line: InputLine) -> String {
-        switch line {
-        case .button(let b): b.rawValue
-        case .directionSwitch: "switch"
-        }
-    }
-
-    private func key(_ line: InputLine) -> String {
-        switch line {
-        case .button(let b): "pins.\(b.rawValue)"
-        case .directionSwitch: "pins.switch"
-        }
-    }
+    private func key(_ line: InputLine) -> String { "pins.\(line.name)" }
 
     private func lineName(_ line: InputLine) -> String {
         let h = config.hardware

@@ -16,6 +16,26 @@ public enum InputLine: Hashable, Sendable {
     case directionSwitch
 
     public static let all: [InputLine] = Button.allCases.map(InputLine.button) + [.directionSwitch]
+
+    /// The line's short name: the button's, or `switch`, as logs, the
+    /// `pins.NAME` keys and `tock run --mock-input` spell it.
+    public var name: String {
+        switch self {
+        case .button(let b): b.rawValue
+        case .directionSwitch: "switch"
+        }
+    }
+
+    /// The line with this short name, if any.
+    public init?(name: some StringProtocol) {
+        if name == "switch" {
+            self = .directionSwitch
+        } else if let b = Button(rawValue: String(name)) {
+            self = .button(b)
+        } else {
+            return nil
+        }
+    }
 }
 
 /// How a button acts in the current state; decides when its action fires.

@@ -15,14 +15,7 @@ public struct Edge: Equatable, Sendable, CustomStringConvertible {
         self.timestamp = timestamp
     }
 
-    public var description: String {
-        let name: String
-        switch line {
-        case .button(let b): name = b.rawValue
-        case .directionSwitch: name = "switch"
-        }
-        return "\(name) \(active ? "active" : "inactive") at \(timestamp)"
-    }
+    public var description: String { "\(line.name) \(active ? "active" : "inactive") at \(timestamp)" }
 }
 
 /// Input lines whose edges are read from a file descriptor that becomes

@@ -48,8 +48,8 @@ import TockLinux
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            lines.messages.append(message.description)
+        func log(event: LogEvent) {
+            lines.messages.append(event.message.description)
         }
     }
 

@@ -148,6 +148,15 @@ console_tail() {
   tr -d '\r' < "$log" | tail -n 40 | sed 's/^/     | /'
   echo "----"
 }
+unfinished() {   # boot N ended, or timed out, before its agent finished
+  report "$1"
+  if kill -0 "$qpid" 2>/dev/null; then
+    bad "boot $1: the agent did not finish within $boot_timeout s"
+  else
+    bad "boot $1: the VM stopped before the agent finished"
+  fi
+  console_tail
+}
 
 t=$(date +%s%N)
 boot 1
@@ -159,13 +168,7 @@ if wait_for '^AGENT-PHASE1-DONE' "$boot_timeout"; then
   kill -KILL "$qpid"; wait "$qpid" 2>/dev/null
   ok "boot 1: QEMU killed (SIGKILL) in the middle of the count-down"
 else
-  report 1
-  if kill -0 "$qpid" 2>/dev/null; then
-    bad "boot 1: the agent did not finish within $boot_timeout s"
-  else
-    bad "boot 1: the VM stopped before the agent finished"
-  fi
-  console_tail
+  unfinished 1
   kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
   finish
 fi
@@ -185,13 +188,7 @@ if wait_for '^AGENT-DONE' "$boot_timeout"; then
   fi
   grep -aqE '^AGENT-CHECK FAIL' "$log" && console_tail
 else
-  report 2
-  if kill -0 "$qpid" 2>/dev/null; then
-    bad "boot 2: the agent did not finish within $boot_timeout s"
-  else
-    bad "boot 2: the VM stopped before the agent finished"
-  fi
-  console_tail
+  unfinished 2
 fi
 kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
 qpid=
