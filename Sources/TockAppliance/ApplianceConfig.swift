@@ -21,7 +21,10 @@ public struct ApplianceConfig: Equatable, Sendable {
 
     public init() {}
 
-    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "input", "display", "leds", "scheduling"] + hardwareKeys
+    /// Every default, in the system's time zone: the appliance without a file.
+    public static func defaults() throws -> ApplianceConfig { try parse(yaml: "", file: "(defaults)") }
+
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling"] + hardwareKeys
 
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> ApplianceConfig {
@@ -42,9 +45,8 @@ public struct ApplianceConfig: Equatable, Sendable {
             throw ConfigError(problems: [yamlProblem(error, file: file)])
         }
         var config = ApplianceConfig()
-        guard let root else { return config }  // an empty file: all defaults
         let r = ConfigReader(file: file)
-        config.read(root, r)
+        if let root { config.read(root, r) } else { config.readClock(nil, r) }  // an empty file: all defaults
         if !r.problems.isEmpty { throw ConfigError(problems: r.problems) }
         config.file = file
         config.keyLines = r.keyLines
@@ -82,19 +84,23 @@ public struct ApplianceConfig: Equatable, Sendable {
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
         }
         if let n = top["alarm"] {
-            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp"])
+            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze"])
             if let v = a["ring_for"], let d = r.duration(v, "alarm.ring_for", min: .seconds(1), max: .seconds(3600)) { settings.alarm.ringFor = d }
             if let v = a["escalate_after"], let d = r.duration(v, "alarm.escalate_after", min: .zero, max: .seconds(3600)) { settings.alarm.escalateAfter = d }
             if let v = a["warn_last"], let k = r.int(v, "alarm.warn_last", 0...10) { settings.alarm.warnLast = k }
             if let v = a["chirp"], let b = r.bool(v, "alarm.chirp") { settings.alarm.chirp = b }
+            if let v = a["snooze"], let d = r.duration(v, "alarm.snooze", min: .seconds(60), max: .seconds(3600)) { settings.alarm.snooze = d }
         }
+        if let n = top["alarms"] { readAlarms(n, r) }
+        readClock(top["clock"], r)
         if let n = top["input"] {
             let i = r.mapping(n, "input", allowed: ["debounce", "long_press"])
             if let v = i["debounce"], let d = r.duration(v, "input.debounce", min: .milliseconds(1), max: .milliseconds(200)) { settings.input.debounce = d }
             if let v = i["long_press"], let d = r.duration(v, "input.long_press", min: .milliseconds(300), max: .seconds(10)) { settings.input.longPress = d }
         }
         if let n = top["display"] {
-            let d = r.mapping(n, "display", allowed: ["digits", "brightness"] + Self.displayHardwareKeys)
+            let d = r.mapping(n, "display", allowed: ["digits", "brightness", "idle", "idle_after"] + Self.displayHardwareKeys)
+            readIdle(d, r)
             if let v = d["digits"], let k = r.choice(v, "display.digits", ["4", "8"]) { settings.display.digits = Int(k)! }
             if let v = d["brightness"], let k = r.int(v, "display.brightness", 0...7) { settings.display.brightness = k }
             if let v = d["night"] { readNight(v, r) }

@@ -69,6 +69,12 @@ public final class ApplianceDriver {
         perform(try core.setMode(mode, at: now), at: now.monotonic)
     }
 
+    /// `tock alarm add|rm|on|off|skip-next`.
+    public func editAlarms(_ edit: Appliance.AlarmEdit) throws(Appliance.Refusal) {
+        let now = clock()
+        perform(try core.editAlarms(edit, at: now), at: now.monotonic)
+    }
+
     /// Every exit path: buzzer off, display dark, LEDs off.
     public func shutdown() {
         output("buzzer") { try sounder.sound(nil) }
@@ -101,6 +107,8 @@ public final class ApplianceDriver {
                 onWake?(m, w)
             case .persist(let s):
                 onPersist?(s)
+            case .alarm(let notice):
+                log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
             }
         }
         onCommands?(commands)

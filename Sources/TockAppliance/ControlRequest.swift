@@ -1,4 +1,5 @@
 import Foundation
+import TockCore
 
 /// One request on the control socket: a JSON object on one line,
 /// `{"cmd":"status"}`, `{"cmd":"set","duration":"12m30s"}`,
@@ -9,6 +10,15 @@ public enum ControlRequest: Equatable, Sendable {
     case status, start, stop, reset, watch
     case set(Duration)
     case mode(String)
+    /// `{"cmd":"alarm","op":"list"}`; `add` with `at`, `days`, `label`;
+    /// `rm`, `on`, `off`, `skip-next` with `n` (from 1).
+    case alarm(AlarmOp)
+
+    public enum AlarmOp: Equatable, Sendable {
+        case list
+        case add(DailyAlarm)
+        case remove(Int), on(Int), off(Int), skipNext(Int)
+    }
 
     /// Longest request line accepted, newline excluded.
     public static let maxLine = 1024
@@ -45,8 +55,44 @@ public enum ControlRequest: Equatable, Sendable {
                 throw Invalid(description: "mode needs \"mode\": one of \(modes.joined(separator: ", "))")
             }
             return .mode(m)
+        case "alarm":
+            return .alarm(try alarmOp(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, alarm or watch")
+        }
+    }
+
+    private static func alarmOp(_ f: [String: Any]) throws(Invalid) -> AlarmOp {
+        let ops = ["list", "add", "rm", "on", "off", "skip-next"]
+        guard let op = f["op"] as? String, ops.contains(op) else {
+            throw Invalid(description: "alarm needs \"op\": one of \(ops.joined(separator: ", "))")
+        }
+        let allowed: Set<String> = op == "list" ? ["cmd", "op"] : op == "add" ? ["cmd", "op", "at", "days", "label"] : ["cmd", "op", "n"]
+        if let extra = f.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw Invalid(description: "unknown field \"\(extra)\" for alarm \(op)")
+        }
+        if op == "list" { return .list }
+        if op == "add" {
+            guard let at = f["at"] as? String else { throw Invalid(description: "alarm add needs \"at\", e.g. \"06:45\"") }
+            do {
+                var a = DailyAlarm(minute: try DailyAlarm.parseTime(at))
+                if let days = f["days"] as? String { a.days = try DailyAlarm.parseDays([days]) } else if f["days"] != nil {
+                    throw DailyAlarm.Invalid("\"days\" is a string such as \"mon-fri\"")
+                }
+                if let label = f["label"] as? String, label.count <= 32 { a.label = label } else if f["label"] != nil {
+                    throw DailyAlarm.Invalid("\"label\" is a string of at most 32 characters")
+                }
+                return .add(a)
+            } catch let e as DailyAlarm.Invalid { throw Invalid(description: e.description) } catch { throw Invalid(description: "\(error)") }
+        }
+        guard let n = f["n"] as? Int, (1...DailyAlarm.maxCount).contains(n) else {
+            throw Invalid(description: "alarm \(op) needs \"n\", the alarm's number from tock alarm list (1-\(DailyAlarm.maxCount))")
+        }
+        switch op {
+        case "rm": return .remove(n)
+        case "on": return .on(n)
+        case "off": return .off(n)
+        default: return .skipNext(n)
         }
     }
 
@@ -60,6 +106,21 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch: #"{"cmd":"watch"}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
+        case .alarm(let op):
+            switch op {
+            case .list: #"{"cmd":"alarm","op":"list"}"#
+            case .add(let a): #"{"cmd":"alarm","op":"add","at":"\#(a.timeText)","days":"\#(a.daysText)","label":\#(Self.quoted(a.label))}"#
+            case .remove(let n): #"{"cmd":"alarm","op":"rm","n":\#(n)}"#
+            case .on(let n): #"{"cmd":"alarm","op":"on","n":\#(n)}"#
+            case .off(let n): #"{"cmd":"alarm","op":"off","n":\#(n)}"#
+            case .skipNext(let n): #"{"cmd":"alarm","op":"skip-next","n":\#(n)}"#
+            }
         }
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ s: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
     }
 }

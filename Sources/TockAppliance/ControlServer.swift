@@ -150,6 +150,18 @@ final class ControlServer {
         case .watch:
             c.watching = true
             return reply(c, status())
+        case .alarm(let op):
+            do {
+                switch op {
+                case .list: break
+                case .add(let a): try driver.editAlarms(.add(a))
+                case .remove(let n): try driver.editAlarms(.remove(n))
+                case .on(let n): try driver.editAlarms(.enable(n, true))
+                case .off(let n): try driver.editAlarms(.enable(n, false))
+                case .skipNext(let n): try driver.editAlarms(.skipNext(n))
+                }
+            } catch { return reply(c, ["ok": false, "error": error.description]) }
+            return reply(c, status())
         }
     }
 
@@ -162,6 +174,19 @@ final class ControlServer {
             "buzzer": driver.tone != nil,
             "mode": core.settings.mode.rawValue,
         ]
+        let zone = core.alarms.zone
+        s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
+            var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,
+                                    "label": e.alarm.label, "line": AlarmText.line(e, number: i + 1, zone: zone)]
+            if let next = e.next { a["next"] = AlarmText.local(next, zone) }
+            return a
+        }
+        switch core.alarms.state {
+        case .quiet: break
+        case .ringing(let r, _): s["alarm"] = "ringing \(AlarmText.clock(r.minute))"
+        case .snoozed(let r, let until):
+            s["alarm"] = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
+        }
         if let timer = core.program as? CountTimer {
             s["preset"] = DurationText.format(timer.preset)
             s["presets"] = timer.presets.map(DurationText.format)

@@ -20,6 +20,10 @@ public final class ScriptedSimulation {
     private var wake: (Instant?, WallTime?) = (nil, nil)
     /// Scheduled edges: (instant, sequence, line, level).
     private var agenda: [(at: Instant, seq: Int, input: MockInput, active: Bool)] = []
+    /// Scheduled steps of the wall clock.
+    private var clockSteps: [(at: Instant, by: Duration)] = []
+    /// How far the wall clock has been stepped from `epoch + elapsed`.
+    public private(set) var wallOffset: Duration = .zero
     /// Timer wake-ups taken (not counting input edges).
     public private(set) var wakeUps = 0
 
@@ -43,7 +47,7 @@ public final class ScriptedSimulation {
         schedule(script)
     }
 
-    private var nowBoth: Now { Now(monotonic: now, wall: epoch + (now - origin)) }
+    private var nowBoth: Now { Now(monotonic: now, wall: epoch + (now - origin) + wallOffset) }
 
     private func schedule(_ script: Script) {
         var seq = 0
@@ -60,6 +64,8 @@ public final class ScriptedSimulation {
                 for e in PressWaveform.edges(at: t, hold: Script.defaultHold, bounces: n) { add(panel.buttons[b]!, e.active, e.at) }
             case .setSwitch(let p):
                 add(panel.directionSwitch, p == .up, t)
+            case .stepClock(let d):
+                clockSteps.append((t, d))
             case .end:
                 break
             }
@@ -80,11 +86,15 @@ public final class ScriptedSimulation {
         while true {
             let wakeAt = [wake.0, wake.1.map { nowBoth.monotonic(at: $0) }].compactMap { $0 }.min()
             let edgeAt = agenda.first?.at
-            guard let next = [wakeAt, edgeAt].compactMap({ $0 }).min(), next <= end else { break }
+            let stepAt = clockSteps.first?.at
+            guard let next = [wakeAt, edgeAt, stepAt].compactMap({ $0 }).min(), next <= end else { break }
             repeats = next == now ? repeats + 1 : 0
             precondition(repeats < 1000, "the appliance keeps asking to be woken at \(now)")
             now = max(now, next)
-            if let e = edgeAt, e <= now {
+            if let s = stepAt, s <= now, edgeAt.map({ s <= $0 }) ?? true {
+                wallOffset = wallOffset + clockSteps.removeFirst().by
+                driver.clockStepped()
+            } else if let e = edgeAt, e <= now {
                 let item = agenda.removeFirst()
                 item.input.drive(active: item.active, at: item.at)
             } else {

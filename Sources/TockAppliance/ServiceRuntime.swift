@@ -35,7 +35,10 @@ public final class ServiceRuntime {
     }
 
     public func run() throws {
-        var config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig()
+        var config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig.defaults()
+        if SystemClock.synchronised == nil {
+            log.warning("cannot read the kernel's clock status (adjtimex(2) refused); the idle clock shows the time without waiting for NTP")
+        }
         if let s = config.scheduling {
             do { try s.apply() } catch { log.warning("\(error)") }
         }

@@ -14,7 +14,9 @@ public final class StateStore {
         var snapshot: Snapshot
     }
 
-    static let version = 1
+    /// 2 added the daily alarms; a version 1 file loads as one without them.
+    static let version = 2
+    static let readable = 1...version
 
     public let path: String
     private let log: Logger
@@ -42,8 +44,8 @@ public final class StateStore {
         }
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(bytes))
-            guard file.version == Self.version else {
-                log.warning("state file \(path) has format version \(file.version), not \(Self.version); starting from ready")
+            guard Self.readable.contains(file.version) else {
+                log.warning("state file \(path) has format version \(file.version), newer than this tock reads (\(Self.readable)); starting from ready")
                 return nil
             }
             written = bytes

@@ -2,7 +2,9 @@ import TockCore
 
 /// Writes the trace: JSON Lines, one object per change, each with `t`
 /// (seconds from the start, millisecond precision) and one of `display`,
-/// `buzzer`, `state` or `led.NAME`.
+/// `buzzer`, `state`, `led.NAME` or `alarm` (the time of a daily alarm that
+/// rings: `06:45`; or `snoozed`, `dismissed`, `silenced`, `missed 06:45`,
+/// `skipped 06:45`).
 public final class TraceWriter {
     private let origin: Instant
     private let leds: Set<String>
@@ -31,6 +33,8 @@ public final class TraceWriter {
         case .led(let name, let lit):
             guard leds.contains(name) else { return }
             write(t, "\(json("led." + name)):\(lit)")
+        case .alarm(let notice):
+            write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
         case .wake, .persist:
             break
         }

@@ -31,13 +31,16 @@ public struct Appliance: Sendable {
         case wake(monotonic: Instant?, wall: WallTime?)
         /// The state changed: remember this across a restart.
         case persist(Snapshot)
+        /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
+        case alarm(AlarmClock.Notice)
     }
 
     public let settings: Settings
     public internal(set) var program: any TimerProgram
+    public internal(set) var alarms: AlarmClock
     public private(set) var input: InputProcessor
     private var buzzer: Buzzer
-    private let renderer: Renderer
+    let renderer: Renderer
     /// Everything up to this instant has been applied.
     private var processed: Instant
     /// Actions are never applied before the last change of state, so a
@@ -45,8 +48,16 @@ public struct Appliance: Sendable {
     /// was already shown.
     private var lastChange: Instant
     var shown = Shown()
-    /// The program as last persisted.
+    /// The program and alarms as last persisted.
     var persisted: (any TimerProgram)?
+    var persistedAlarms: AlarmClock?
+    /// The last press, flip or change of state: the idle clock shows
+    /// `display.idleAfter` after it.
+    var activeAt: Instant
+    /// The alarm list on the panel (long press of Start in ready).
+    var browse: AlarmBrowser?
+    /// Alarm notices not yet reported.
+    var notices: [AlarmClock.Notice] = []
     /// The mode the configuration file asks for; `settings.mode` may differ
     /// after `tock mode` changed it at run time.
     public let fileMode: Settings.Mode
@@ -84,6 +95,9 @@ public struct Appliance: Sendable {
         if let snapshot, snapshot.mode == settings.mode.rawValue {
             program.restore(snapshot, at: now)
         }
+        alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
+        if let saved = snapshot?.alarms { alarms.restore(saved, fileAlarms: settings.alarms, at: now) }
+        activeAt = now.monotonic
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
         renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
@@ -96,6 +110,7 @@ public struct Appliance: Sendable {
     public func snapshot(at now: Now) -> Snapshot {
         var s = program.snapshot(at: now)
         s.fileMode = fileMode.rawValue
+        s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         return s
     }
 
@@ -103,6 +118,7 @@ public struct Appliance: Sendable {
     public mutating func start(at now: Now) -> [Command] {
         shown = Shown()
         persisted = nil
+        persistedAlarms = nil
         return handle(.tick, at: now)
     }
 
@@ -114,11 +130,12 @@ public struct Appliance: Sendable {
         case .tick:
             break
         case .clockStepped:
+            advanceAlarms(to: now)
             catchUp(to: now)
             apply(program.clockStepped(at: now))
         case .action(let action):
             catchUp(to: now)
-            apply(action, at: now.monotonic, now: now)
+            route(action, at: now.monotonic, now: now, fromPanel: false)
         }
         catchUp(to: now)
         return outputs(at: now)
@@ -130,40 +147,57 @@ public struct Appliance: Sendable {
         while true {
             let at = now.at(processed)
             let programDue = program.nextDeadline(at: at)?.instant(from: now)
+            let alarmDue = alarms.deadline(at: now)
             let inputDue = input.deadline
-            guard let due = [programDue, inputDue].compactMap({ $0 }).min(), due <= now.monotonic else { break }
+            guard let due = [programDue, alarmDue, inputDue].compactMap({ $0 }).min(), due <= now.monotonic else { break }
             let t = max(due, processed)
-            if let p = programDue, p == due, inputDue.map({ p <= $0 }) ?? true {
+            if let p = programDue, p == due {
                 advanceProgram(to: now.at(t))
+            } else if let a = alarmDue, a == due {
+                advanceAlarms(to: now.at(t))
             } else {
-                for (occurrence, when) in input.fireNext(at: due, style: program.pressStyle) {
+                // How each button acts is decided as it goes down, in the
+                // state the panel is in then.
+                let styles = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, pressStyle($0, at: now.at(t))) })
+                for (occurrence, when) in input.fireNext(at: due, style: { styles[$0]! }) {
                     let at = max(when, lastChange)
                     advanceProgram(to: now.at(max(at, processed)))
                     switch occurrence {
-                    case .action(let a): apply(a, at: at, now: now)
-                    case .switched(let pos): note(program.switched(to: pos, at: now.at(at)).map { ($0, at) }, at: at)
+                    case .action(let a): route(a, at: at, now: now, fromPanel: true)
+                    case .switched(let pos): routeSwitch(pos, at: at, now: now)
                     }
                 }
             }
             processed = max(processed, t)
         }
         advanceProgram(to: now)
+        advanceAlarms(to: now)
         processed = max(processed, now.monotonic)
     }
 
-    private mutating func advanceProgram(to now: Now) {
+    mutating func advanceProgram(to now: Now) {
         let before = program.stateName
         apply(program.advance(to: now))
-        if program.stateName != before { lastChange = max(lastChange, now.monotonic) }
+        if program.stateName != before {
+            lastChange = max(lastChange, now.monotonic)
+            activeAt = max(activeAt, now.monotonic)
+        }
     }
 
-    private mutating func apply(_ action: ButtonAction, at t: Instant, now: Now) {
+    mutating func advanceAlarms(to now: Now) {
+        let before = alarms.state
+        notices += alarms.advance(to: now)
+        if alarms.state != before { alarmChanged(at: now.monotonic) }
+    }
+
+    mutating func apply(_ action: ButtonAction, at t: Instant, now: Now) {
         let signals = program.handle(action, at: now.at(t))
         note(signals.map { ($0, t) }, at: t)
     }
 
-    private mutating func note(_ signals: [(Buzzer.Signal, Instant)], at t: Instant) {
+    mutating func note(_ signals: [(Buzzer.Signal, Instant)], at t: Instant) {
         lastChange = max(lastChange, t)
+        activeAt = max(activeAt, t)
         apply(signals)
     }
 
@@ -176,8 +210,8 @@ public struct Appliance: Sendable {
     private mutating func outputs(at now: Now) -> [Command] {
         var commands: [Command] = []
         let t = now.monotonic
-        buzzer.ringingSince = program.ringingSince
-        let p = program.presentation(at: now)
+        buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
+        let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)
         if let night = settings.display.night, night.isNight(at: now) { frame.brightness = night.brightness }
@@ -191,11 +225,15 @@ public struct Appliance: Sendable {
             shown.leds[name] = lit
         }
 
-        var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t)].compactMap { $0 }
-        var wall: WallTime? = nil
+        for n in notices { commands.append(.alarm(n)) }
+        notices = []
+
+        var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t),
+                                    alarms.monotonicDeadline, panelDeadline(at: now)].compactMap { $0 }
+        var wall: WallTime? = alarms.wallDeadline
         switch program.nextDeadline(at: now) {
         case .monotonic(let d)?: monotonic.append(d)
-        case .wall(let w)?: wall = w
+        case .wall(let w)?: wall = min(wall ?? w, w)
         case nil: break
         }
         if let night = settings.display.night {
@@ -208,9 +246,10 @@ public struct Appliance: Sendable {
             case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
             }
         }
-        if persisted.map({ !program.isSame(as: $0) }) ?? true {
+        if persisted.map({ !program.isSame(as: $0) }) ?? true || persistedAlarms != alarms {
             commands.append(.persist(snapshot(at: now)))
             persisted = program
+            persistedAlarms = alarms
         }
         commands.append(.wake(monotonic: monotonic.min(), wall: wall))
         return commands
@@ -218,7 +257,7 @@ public struct Appliance: Sendable {
 
     private func leds(at now: Now) -> [(String, Bool)] {
         let s = program.stateName
-        return [("running", s == .running), ("paused", s == .paused), ("ringing", s == .ringing),
+        return [("running", s == .running), ("paused", s == .paused), ("ringing", s == .ringing || alarms.isRinging),
                 ("rest", program.resting(at: now))]
     }
 }

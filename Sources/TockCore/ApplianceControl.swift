@@ -73,3 +73,37 @@ extension CountTimer {
         direction = switchPosition
     }
 }
+
+/// `tock alarm ...`: the daily alarms, edited from outside.
+extension Appliance {
+    public enum AlarmEdit: Equatable, Sendable {
+        case add(DailyAlarm)
+        /// Alarms are numbered from 1, as `tock alarm list` shows them.
+        case remove(Int)
+        case enable(Int, Bool)
+        case skipNext(Int)
+    }
+
+    public mutating func editAlarms(_ edit: AlarmEdit, at now: Now) throws(Refusal) -> [Command] {
+        func index(_ n: Int) throws(Refusal) -> Int {
+            guard (1...max(alarms.entries.count, 1)).contains(n), !alarms.entries.isEmpty else {
+                throw Refusal(alarms.entries.isEmpty ? "there are no alarms (tock alarm add 06:45 mon-fri)"
+                                                     : "no alarm \(n); they are numbered 1 to \(alarms.entries.count) (tock alarm list)")
+            }
+            return n - 1
+        }
+        switch edit {
+        case .add(let a):
+            guard alarms.add(a, at: now) else { throw Refusal("there are \(DailyAlarm.maxCount) alarms already; remove one first (tock alarm rm N)") }
+        case .remove(let n):
+            alarms.remove(try index(n))
+        case .enable(let n, let on):
+            alarms.setEnabled(try index(n), on, at: now)
+        case .skipNext(let n):
+            guard let notice = alarms.skipNext(try index(n)) else { throw Refusal("alarm \(n) is off; there is nothing to skip") }
+            notices.append(notice)
+        }
+        browse = nil
+        return handle(.tick, at: now)
+    }
+}

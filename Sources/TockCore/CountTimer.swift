@@ -124,6 +124,8 @@ public struct CountTimer: TimerProgram, Equatable {
         return []
     }
 
+    public mutating func noteSwitch(_ position: SwitchPosition) { switchPosition = position }
+
     private mutating func backToReady() {
         state = .ready
         direction = switchPosition

@@ -32,13 +32,16 @@ public enum DisplayContent: Equatable, Sendable {
     case interval(Duration, round: Int, of: Int, resting: Bool)
     /// Fixed text in display notation (see `Frame.init(text:digits:)`).
     case text(String)
+    /// The local time of day (time since local midnight), or nil while the
+    /// clock is not known to be right.
+    case timeOfDay(Duration?, twelveHour: Bool, blinkColon: Bool)
 
     /// The value and the direction it moves in, for counts.
     var count: (value: Duration, increasing: Bool)? {
         switch self {
         case .down(let v), .calendar(let v), .interval(let v, _, _, _): return (v, false)
         case .up(let v), .stopwatch(let v): return (v, true)
-        case .text: return nil
+        case .text, .timeOfDay: return nil
         }
     }
 }

@@ -10,6 +10,9 @@
 /// | count (all)        | 100 min-99 h 59  | `H:MM`, colon blinks 1 Hz while running | `H.MM.SS` | 0.5 s (4) / 1 s (8) |
 /// | calendar           | a day or more    | `3d04` (days, hours), ` 45d` | `12d 04.30` | 1 h (4) / 1 min (8) |
 /// | interval phase     | as count         | as count, rest lights the last point | `rr- MM.SS`, `r` when resting | as count |
+/// | time of day        | 24-hour          | `HH:MM`, colon blinks 1 Hz (or steady) | `HH.MM.SS` | 0.5 s or 1 min (4) / 1 s (8) |
+/// | time of day        | 12-hour          | `h:MM`, last point lit for PM | `h.MM.SS`, last point for PM | as 24-hour |
+/// | time of day        | not synchronised | `--:--` | `--.--.--` | 1 min |
 ///
 /// Counts down round up (a count-down shows `00:01` until it reaches zero,
 /// then `00:00` exactly at the end); counts up round down.
@@ -39,6 +42,8 @@ public struct Renderer: Sendable {
         switch content {
         case .text(let s):
             return s
+        case .timeOfDay(let t, let twelve, let blink):
+            return timeOfDayText(t, twelveHour: twelve, blinkColon: blink)
         case .stopwatch(let v) where v < .seconds(60):
             let cs = v.nanoseconds / 10_000_000
             return digits == 4 ? "\(two(cs / 100)):\(two(cs % 100))" : "0.\(two(cs / 100)).\(two(cs % 100))"
@@ -73,6 +78,20 @@ public struct Renderer: Sendable {
         return "\(h < 10 ? " " : "")\(h)\(colonLit ? ":" : "")\(two(m % 60))"
     }
 
+    private func timeOfDayText(_ t: Duration?, twelveHour: Bool, blinkColon: Bool) -> String {
+        guard let t else { return digits == 4 ? "--:--" : "--.--.--" }
+        let ns = t.nanoseconds
+        let s = ns / 1_000_000_000
+        var h = s / 3600
+        let pm = h >= 12
+        if twelveHour { h = h % 12 == 0 ? 12 : h % 12 }
+        let hour = twelveHour ? (h < 10 ? " \(h)" : "\(h)") : two(h)
+        let pmPoint = twelveHour && pm ? "." : ""
+        if digits == 8 { return "\(hour).\(two(s / 60 % 60)).\(two(s % 60))" + pmPoint }
+        let colon = !blinkColon || ns % 1_000_000_000 < 500_000_000 ? ":" : ""
+        return "\(hour)\(colon)\(two(s / 60 % 60))" + pmPoint
+    }
+
     private func daysText(_ v: Duration) -> String {
         if digits == 8 {
             let m = rounded(v, to: .seconds(60), up: false)
@@ -90,6 +109,10 @@ public struct Renderer: Sendable {
     /// How long until the frame for a moving count can next differ, not
     /// counting blinks (see `Blink.nextToggle`).
     public func timeToNextChange(of content: DisplayContent) -> Duration? {
+        if case .timeOfDay(let t, _, let blink) = content {
+            let q: Duration = t == nil || (digits == 4 && !blink) ? .seconds(60) : digits == 8 ? .seconds(1) : .milliseconds(500)
+            return timeToNextBoundary(of: t ?? .zero, quantum: q, increasing: true)
+        }
         guard let (v, up) = content.count else { return nil }
         let q: Duration
         if case .stopwatch = content, v < .seconds(60) || digits == 8 {

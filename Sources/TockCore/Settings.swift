@@ -14,6 +14,9 @@ public struct Settings: Equatable, Sendable {
     public var alarm = AlarmSettings()
     public var input = InputSettings()
     public var display = DisplaySettings()
+    public var clock = ClockSettings()
+    /// Daily alarms from the configuration file (`alarms:`).
+    public var alarms: [DailyAlarm] = []
 
     public init() {}
 
@@ -41,6 +44,8 @@ public struct AlarmSettings: Equatable, Sendable {
     public var warnLast: Int = 0
     /// A low "no" chirp when a button does nothing in the current state.
     public var chirp: Bool = true
+    /// Stop on a ringing daily alarm rings it again after this long.
+    public var snooze: Duration = .seconds(9 * 60)
     public init() {}
 }
 
@@ -65,6 +70,26 @@ public struct DisplaySettings: Equatable, Sendable {
     public var brightness: Int = 7
     /// Dimmer at night, by the local clock.
     public var night: NightSchedule? = nil
+    /// Show the time of day after `idleAfter` in ready or done.
+    public var idleClock = false
+    public var idleAfter: Duration = .seconds(30)
+    public init() {}
+}
+
+/// The time of day: the idle clock and the daily alarms.
+public struct ClockSettings: Equatable, Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case h24 = "24h", h12 = "12h"
+    }
+    /// The zone local time is read in (the system's unless configured).
+    public var zone: ZoneRules = .utc
+    public var format: Format = .h24
+    /// The colon blinks at 1 Hz (the display changes twice a second) or
+    /// stays lit (once a minute).
+    public var blinkColon = true
+    /// Show `--:--` until the kernel says the clock is synchronised (NTP);
+    /// off for a box whose battery-backed RTC is trusted.
+    public var requireSync = true
     public init() {}
 }
 

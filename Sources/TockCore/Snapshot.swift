@@ -26,6 +26,8 @@ public struct Snapshot: Equatable, Sendable, Codable {
     public var direction: String
     /// The mode the configuration file asked for when this was taken.
     public var fileMode: String?
+    /// The daily alarms (absent in files written before they existed).
+    public var alarms: AlarmsSnapshot?
 
     public init(mode: String, phase: Phase, presets: [Int64], presetIndex: Int, direction: String) {
         self.mode = mode

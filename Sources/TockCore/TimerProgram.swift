@@ -31,6 +31,9 @@ public protocol TimerProgram: Sendable, Equatable {
     func pressStyle(_ button: Button) -> PressStyle
     mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal]
     mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal]
+    /// The switch moved while something else had the panel (the idle clock,
+    /// a daily alarm): remember where it is, change nothing now.
+    mutating func noteSwitch(_ position: SwitchPosition)
 
     /// The next instant something happens by itself (an end, a phase
     /// change, a warning beep, auto-silence).
@@ -49,6 +52,10 @@ public protocol TimerProgram: Sendable, Equatable {
 
 extension TimerProgram {
     public func resting(at now: Now) -> Bool { false }
+    public mutating func noteSwitch(_ position: SwitchPosition) {}
+
+    /// Nothing is counting or sounding: the panel may show the idle clock.
+    public var isIdle: Bool { stateName == .ready || stateName == .done }
 
     /// Whether another program is this one in the same state.
     public func isSame(as other: any TimerProgram) -> Bool {

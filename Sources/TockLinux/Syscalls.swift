@@ -124,6 +124,17 @@ enum Syscall {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    /// Whether the kernel reports the real-time clock synchronised: an NTP
+    /// daemon (systemd-timesyncd, chrony) clears `STA_UNSYNC` once it has set
+    /// it. `adjtimex(2)` with no modes only reads; nil when even that is
+    /// refused (a sandbox's seccomp filter).
+    static func clockSynchronised() -> Bool? {
+        var tx = timex()
+        let state = adjtimex(&tx)
+        guard state >= 0 else { return nil }
+        return state != TOCK_TIME_ERROR && tx.status & TOCK_STA_UNSYNC == 0
+    }
+
     /// `clock_nanosleep(clock, TIMER_ABSTIME, &deadline, NULL)`,
     /// clock_nanosleep(2). An absolute deadline makes the retry after
     /// `EINTR` sleep exactly the rest. The call returns the error number

@@ -10,15 +10,21 @@ import Glibc
 public struct SystemClock: Sendable {
     public init() {}
 
-    /// Both clocks, read back to back, with the local zone's offset.
+    /// Both clocks, read back to back, with the local zone's offset and
+    /// whether the kernel reports the real-time clock synchronised (taken as
+    /// yes where the kernel will not say: see `synchronised`).
     public func now() -> Now {
         let wall = Syscall.clockNanoseconds(CLOCK_REALTIME)
         return Now(
             monotonic: Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME)),
             wall: WallTime(nanoseconds: wall),
-            localOffset: Self.localOffset(at: wall)
+            localOffset: Self.localOffset(at: wall),
+            wallSynchronised: Self.synchronised ?? true
         )
     }
+
+    /// The kernel's NTP status (adjtimex(2)): nil when it cannot be read.
+    public static var synchronised: Bool? { Syscall.clockSynchronised() }
 
     /// The local zone's offset from UTC (east positive) at a wall instant,
     /// from the C library's zone rules (TZ, /etc/localtime): localtime_r(3)

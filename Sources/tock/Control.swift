@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TockAppliance
+import TockCore
 import TockLinux
 
 /// A refusal or failure to report as `Error: ...` with exit status 1
@@ -57,6 +58,7 @@ func show(_ line: String, json: Bool) throws {
     if let p = obj["preset"] { parts.append("preset \(p)") }
     if let d = obj["direction"] { parts.append("switch \(d)") }
     if obj["buzzer"] as? Bool == true { parts.append("buzzer on") }
+    if let a = obj["alarm"] { parts.append("alarm \(a)") }
     print(parts.joined(separator: ", "))
 }
 
@@ -121,5 +123,74 @@ struct Watch: ParsableCommand {
             FileHandle.standardOutput.write(Data((text + "\n").utf8))
             return true
         }
+    }
+}
+
+struct AlarmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alarm", abstract: "List and edit the daily alarms (kept in the state file across restarts).",
+        subcommands: [List.self, Add.self, Remove.self, On.self, Off.self, SkipNext.self], defaultSubcommand: List.self)
+
+    /// Send an alarm request and print the list it returns.
+    static func run(_ op: ControlRequest.AlarmOp, socket: String, json: Bool = false) throws {
+        let line = try send(.alarm(op), socket: socket)
+        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw Failure("unreadable reply: \(line)") }
+        if json { print(line); return }
+        if obj["ok"] as? Bool == false { throw Failure(obj["error"] as? String ?? "refused") }
+        let alarms = obj["alarms"] as? [[String: Any]] ?? []
+        if alarms.isEmpty { print("no alarms (tock alarm add 06:45 mon-fri)") }
+        for a in alarms { print(a["line"] as? String ?? "") }
+        if let state = obj["alarm"] { print("alarm \(state)") }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the alarms, numbered, with their next time.")
+        @OptionGroup var socket: SocketOption
+        @Flag(help: "Print the raw JSON reply.") var json = false
+        func run() throws { try AlarmCommand.run(.list, socket: socket.socket, json: json) }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an alarm, e.g. tock alarm add 06:45 mon-fri --label work.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The time of day, HH:MM (24-hour).") var at: String
+        @Argument(help: "Days: daily (default), weekdays, weekends, mon-fri, sat,sun ...") var days: [String] = []
+        @Option(help: "A name for the alarm (shown in the log and the list).") var label: String = ""
+        func run() throws {
+            var a: DailyAlarm
+            do {
+                a = DailyAlarm(minute: try DailyAlarm.parseTime(at), label: label)
+                if !days.isEmpty { a.days = try DailyAlarm.parseDays(days) }
+            } catch { throw ValidationError(error.description) }
+            try AlarmCommand.run(.add(a), socket: socket.socket)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove alarm N.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The alarm's number in tock alarm list.") var n: Int
+        func run() throws { try AlarmCommand.run(.remove(n), socket: socket.socket) }
+    }
+
+    struct On: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch alarm N on.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The alarm's number in tock alarm list.") var n: Int
+        func run() throws { try AlarmCommand.run(.on(n), socket: socket.socket) }
+    }
+
+    struct Off: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch alarm N off.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The alarm's number in tock alarm list.") var n: Int
+        func run() throws { try AlarmCommand.run(.off(n), socket: socket.socket) }
+    }
+
+    struct SkipNext: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "skip-next", abstract: "Skip alarm N's next time only.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The alarm's number in tock alarm list.") var n: Int
+        func run() throws { try AlarmCommand.run(.skipNext(n), socket: socket.socket) }
     }
 }

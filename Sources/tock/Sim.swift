@@ -20,8 +20,14 @@ struct Sim: ParsableCommand {
     @Option(name: .long, help: "The virtual wall clock at t = 0, ISO 8601 with a zone or offset (default: now).")
     var epoch: String?
 
+    @Option(name: .long, help: "The local time zone (tz name such as Europe/Berlin) instead of clock.zone or the system's.")
+    var zone: String?
+
     func run() throws {
-        let cfg = try loadConfig(config)
+        var cfg = try loadConfig(config)
+        if let zone {
+            do { cfg.settings.clock.zone = try ZoneFile.named(zone) } catch { throw ValidationError("--zone: \(error.description)") }
+        }
         if let script {
             try runScript(cfg, path: script)
         } else {
@@ -50,9 +56,8 @@ struct Sim: ParsableCommand {
 
 /// Load the config or exit with every problem listed.
 func loadConfig(_ path: String?) throws -> ApplianceConfig {
-    guard let path else { return ApplianceConfig() }
     do {
-        return try ApplianceConfig.load(path: path)
+        return try path.map(ApplianceConfig.load) ?? ApplianceConfig.defaults()
     } catch let e as ConfigError {
         FileHandle.standardError.write(Data((e.description + "\n").utf8))
         throw ExitCode(2)

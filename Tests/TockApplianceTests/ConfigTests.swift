@@ -53,8 +53,49 @@ import TockLinux
         #expect(p.first?.description.hasPrefix("/etc/tock/config.yaml:3: pins.start: GPIO line \"GPIO99\" not found on any chip (chips: gpiochip0 [pinctrl-bcm2711] 58 lines)") == true)
     }
 
-    @Test func anEmptyFileMeansDefaults() throws {
-        #expect(try ApplianceConfig.parse(yaml: "", file: "c.yaml") == ApplianceConfig())
+    @Test func anEmptyFileMeansDefaultsInTheSystemsZone() throws {
+        var expected = ApplianceConfig()
+        expected.settings.clock.zone = try ZoneFile.system()
+        expected.file = "c.yaml"
+        #expect(try ApplianceConfig.parse(yaml: "", file: "c.yaml") == expected)
+    }
+
+    @Test func clockAlarmsAndIdleKeys() throws {
+        let c = try ApplianceConfig.parse(yaml: """
+            display: {idle: clock, idle_after: 45s}
+            clock: {zone: Europe/Berlin, format: 12h, colon: steady, require_sync: false}
+            alarm: {snooze: 5m}
+            alarms:
+              - {at: "06:45", days: mon-fri, label: work}
+              - {at: "9:00", days: [sat, sun]}
+              - {at: "22:10", days: fri-mon, enabled: false}
+            """, file: "c.yaml")
+        let s = c.settings
+        #expect(s.display.idleClock && s.display.idleAfter == .seconds(45))
+        #expect(s.clock.zone.name == "Europe/Berlin" && s.clock.format == .h12 && !s.clock.blinkColon && !s.clock.requireSync)
+        #expect(s.alarm.snooze == .seconds(300))
+        #expect(s.alarms.map(\.timeText) == ["06:45", "09:00", "22:10"])
+        #expect(s.alarms.map(\.daysText) == ["weekdays", "weekends", "mon,fri-sun"])
+        #expect(s.alarms.map(\.label) == ["work", "", ""])
+        #expect(s.alarms.map(\.enabled) == [true, true, false])
+    }
+
+    @Test func badClockAndAlarmValuesNameTheLineAndKey() {
+        let yaml = """
+            clock: {zone: Europe/Berlinn}
+            alarms:
+              - {at: "25:00"}
+              - {at: "06:45", days: [mon, funday]}
+              - {days: daily}
+            """
+        let error = #expect(throws: ConfigError.self) { try ApplianceConfig.parse(yaml: yaml, file: "c.yaml") }
+        let problems = error?.problems.map(\.description) ?? []
+        #expect(problems.contains { $0.hasPrefix("c.yaml:1: clock.zone: no zone \"Europe/Berlinn\"") })
+        #expect(problems.contains { $0.hasPrefix("c.yaml:3: alarms[0].at: \"25:00\" is not a time of day") })
+        #expect(problems.contains { $0.hasPrefix("c.yaml:4: alarms[1].days: \"funday\" is not a day") })
+        #expect(problems.contains { $0.hasPrefix("c.yaml:5: alarms[2].at: needed") })
+        let eleven = "alarms:\n" + String(repeating: "  - {at: \"06:00\"}\n", count: 11)
+        #expect(throws: ConfigError.self) { try ApplianceConfig.parse(yaml: eleven, file: "c.yaml") }
     }
 
     @Test func aTypoedKeyIsRefusedWithLineKeyAndSuggestion() {

@@ -12,18 +12,40 @@ struct VirtualAppliance {
     var core: Appliance
     var t: Instant
     var wallOffset: Duration = .zero
+    var start: WallTime = epoch
+    var synchronised = true
     var wake: (Instant?, WallTime?) = (nil, nil)
     var wakeUps = 0
     var log: [(Instant, Appliance.Command)] = []
     var persisted: [Snapshot] = []
 
-    init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down) {
+    init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down, epoch start: WallTime = epoch,
+         restoring snapshot: Snapshot? = nil) {
         t = at(0)
-        core = Appliance(settings: settings, switchPosition: position, at: now(0))
+        self.start = start
+        core = Appliance(settings: settings, switchPosition: position, restoring: snapshot, at: Now(monotonic: t, wall: start))
         take(core.start(at: clock))
     }
 
-    var clock: Now { Now(monotonic: t, wall: epoch + (t - at(0)) + wallOffset) }
+    var clock: Now { Now(monotonic: t, wall: start + (t - at(0)) + wallOffset, wallSynchronised: synchronised) }
+
+    /// Step the wall clock at `s` (NTP, `date -s`), as the reactor reports it.
+    mutating func stepClock(by d: Duration, at s: Double) {
+        run(to: s)
+        wallOffset = wallOffset + d
+        take(core.handle(.clockStepped, at: clock))
+    }
+
+    /// A control-socket action at `s`.
+    mutating func act(_ a: ButtonAction, at s: Double) {
+        run(to: s)
+        take(core.handle(.action(a), at: clock))
+    }
+
+    var notices: [AlarmClock.Notice] { log.compactMap { if case .alarm(let n) = $0.1 { n } else { nil } } }
+    var rang: [Instant] { log.compactMap { if case .alarm(.rang) = $0.1 { $0.0 } else { nil } } }
+    /// Displays shown in order.
+    var displays: [String] { log.compactMap { if case .render(let f) = $0.1 { f.text } else { nil } } }
 
     mutating func take(_ commands: [Appliance.Command]) {
         for c in commands {

@@ -1,5 +1,5 @@
 // The Linux interfaces Swift's Glibc module leaves out: epoll(7),
-// timerfd_create(2), signalfd(2), i2c-dev and spidev. Declarations and
+// timerfd_create(2), signalfd(2), adjtimex(2), i2c-dev and spidev. Declarations and
 // constants only; TockLinux wraps them in Syscalls.swift.
 #ifndef C_TOCK_LINUX_H
 #define C_TOCK_LINUX_H
@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <sys/ioctl.h>
 #include <linux/i2c-dev.h>
 #include <linux/spi/spidev.h>
@@ -16,5 +17,10 @@
 static const unsigned long TOCK_SPI_IOC_WR_MODE = SPI_IOC_WR_MODE;
 static const unsigned long TOCK_SPI_IOC_WR_BITS_PER_WORD = SPI_IOC_WR_BITS_PER_WORD;
 static const unsigned long TOCK_SPI_IOC_WR_MAX_SPEED_HZ = SPI_IOC_WR_MAX_SPEED_HZ;
+
+// STA_UNSYNC and TIME_ERROR are plain macros, but spelled here so the one
+// status check reads as adjtimex(2) writes it.
+static const int TOCK_STA_UNSYNC = STA_UNSYNC;
+static const int TOCK_TIME_ERROR = TIME_ERROR;
 
 #endif

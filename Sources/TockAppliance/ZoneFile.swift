@@ -1,0 +1,39 @@
+import Foundation
+import TockCore
+
+/// Finds a zone's rules in the tz database the system ships (tzdata):
+/// `/usr/share/zoneinfo/NAME` (or `$TZDIR/NAME`), the `TZ` variable, or
+/// `/etc/localtime`, as the C library does.
+public enum ZoneFile {
+    static var directory: String { ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+
+    /// The zone a name such as `Europe/Berlin` stands for.
+    public static func named(_ name: String) throws(ZoneRules.Invalid) -> ZoneRules {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+            throw ZoneRules.Invalid("\"\(name)\" is not a zone name; use a tz database name such as Europe/Berlin")
+        }
+        return try read("\(directory)/\(name)", name: name)
+    }
+
+    /// The system's zone: `TZ` if set (a name, a file, or a POSIX rule such
+    /// as `CET-1CEST,M3.5.0,M10.5.0/3`), else `/etc/localtime`, else UTC.
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ZoneRules.Invalid) -> ZoneRules {
+        if var tz = environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if tz.hasPrefix("/") { return try read(tz, name: tz) }
+            if FileManager.default.fileExists(atPath: "\(directory)/\(tz)") { return try named(tz) }
+            return try ZoneRules(posix: tz)
+        }
+        guard FileManager.default.fileExists(atPath: "/etc/localtime") else { return .utc }
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")) ?? ""
+        let name = target.components(separatedBy: "zoneinfo/").last.flatMap { $0.isEmpty ? nil : $0 } ?? "localtime"
+        return try read("/etc/localtime", name: name)
+    }
+
+    private static func read(_ path: String, name: String) throws(ZoneRules.Invalid) -> ZoneRules {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ZoneRules.Invalid("no zone \"\(name)\": cannot read \(path) (is tzdata installed? `ls \(directory)` lists the names)")
+        }
+        return try ZoneRules(tzif: [UInt8](data), name: name)
+    }
+}

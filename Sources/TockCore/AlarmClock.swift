@@ -1,0 +1,319 @@
+/// The daily alarms as a pure state machine: which occurrence comes next,
+/// ringing, snoozing, and what a step of the real-time clock means for
+/// them. Every rule is in local time of `zone`:
+///
+/// - an occurrence is the alarm's time on an enabled day; on a day whose
+///   clocks spring forward past it, the first instant after the gap; on a
+///   day whose clocks fall back, the first of the two (`ZoneRules.instant`);
+/// - each alarm remembers the last occurrence it is done with
+///   (`handledThrough`: rung, skipped or missed), so no occurrence rings
+///   twice, whatever the clock does afterwards;
+/// - an occurrence noticed late (the clock stepped past it, the box was off
+///   or suspended) rings if it is less than `ringFor` late, and is
+///   otherwise reported missed;
+/// - a step of the clock is recognised by comparing the wall clock with the
+///   monotonic one since the last look, so the rule holds whichever event
+///   reports it first.
+public struct AlarmClock: Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var alarm: DailyAlarm
+        /// Occurrences at or before this instant are done with.
+        public var handledThrough: WallTime
+        /// The first occurrence after `handledThrough` (nil when disabled).
+        public fileprivate(set) var next: WallTime?
+
+        public init(alarm: DailyAlarm, handledThrough: WallTime) {
+            self.alarm = alarm
+            self.handledThrough = handledThrough
+        }
+    }
+
+    /// What rings: the alarm time shown, and the labels of every alarm in it.
+    public struct Ring: Equatable, Sendable {
+        public var minute: Int
+        public var labels: [String]
+    }
+
+    public enum State: Equatable, Sendable {
+        case quiet
+        case ringing(Ring, since: Instant)
+        case snoozed(Ring, until: Instant)
+    }
+
+    /// What happened, for the log and the trace.
+    public enum Notice: Equatable, Sendable {
+        case rang(Ring)
+        case missed(DailyAlarm, at: WallTime)
+        case snoozed(Ring, until: Instant)
+        case dismissed(Ring)
+        case silenced(Ring)
+        case skipped(DailyAlarm, at: WallTime)
+    }
+
+    public private(set) var entries: [Entry] = []
+    public internal(set) var state: State = .quiet
+    public let zone: ZoneRules
+    public let settings: AlarmSettings
+    /// Both clocks at the last look, to recognise a step of the wall clock.
+    private var lookMonotonic: Instant
+    private var lookWall: WallTime
+
+    /// Alarms as configured; occurrences before `now` are not owed.
+    public init(alarms: [DailyAlarm], zone: ZoneRules, settings: AlarmSettings, at now: Now) {
+        self.zone = zone
+        self.settings = settings
+        lookMonotonic = now.monotonic
+        lookWall = now.wall
+        entries = alarms.map { scheduled(Entry(alarm: $0, handledThrough: now.wall)) }
+    }
+
+    public var isRinging: Bool { if case .ringing = state { true } else { false } }
+    public var ringingSince: Instant? { if case .ringing(_, let s) = state { s } else { nil } }
+
+    // MARK: - Occurrences
+
+    /// The first occurrence of `alarm` after `w`.
+    public func occurrence(of alarm: DailyAlarm, after w: WallTime) -> WallTime? {
+        guard alarm.enabled, !alarm.days.isEmpty else { return nil }
+        let today = zone.local(at: w).date
+        for k in Int64(-1)...8 {
+            let d = today.adding(days: k)
+            guard alarm.days.contains(d.weekday) else { continue }
+            let t = WallTime(secondsSince1970: zone.instant(of: d, second: alarm.minute * 60))
+            if t > w { return t }
+        }
+        return nil
+    }
+
+    private func scheduled(_ e: Entry) -> Entry {
+        var e = e
+        e.next = occurrence(of: e.alarm, after: e.handledThrough)
+        return e
+    }
+
+    private mutating func handle(_ i: Int, through w: WallTime) {
+        entries[i].handledThrough = max(entries[i].handledThrough, w)
+        entries[i] = scheduled(entries[i])
+    }
+
+    // MARK: - Time
+
+    /// The next instant on the monotonic clock something is due (the end of
+    /// a ring, of a snooze).
+    public var monotonicDeadline: Instant? {
+        switch state {
+        case .quiet: nil
+        case .ringing(_, let since): since + settings.ringFor
+        case .snoozed(_, let until): until
+        }
+    }
+
+    /// The next occurrence of any alarm, on the wall clock.
+    public var wallDeadline: WallTime? { entries.compactMap(\.next).min() }
+
+    /// The earliest deadline, seen from `now`.
+    public func deadline(at now: Now) -> Instant? {
+        [monotonicDeadline, wallDeadline.map { now.monotonic(at: $0) }].compactMap { $0 }.min()
+    }
+
+    /// Apply everything due at or before `now`, in time order.
+    public mutating func advance(to now: Now) -> [Notice] {
+        guard now.monotonic >= lookMonotonic else { return [] }
+        var notices: [Notice] = []
+        let elapsed = now.monotonic - lookMonotonic
+        let drift = (now.wall - lookWall) - elapsed
+        // NTP slews at most 500 ppm; anything beyond 1000 ppm (or 1 s) is a step.
+        let tolerance = max(.seconds(1), elapsed / 1000)
+        if drift > tolerance || drift < .zero - tolerance { notices += stepped(to: now) }
+        while let due = deadline(at: now), due <= now.monotonic {
+            if let m = monotonicDeadline, m == due {
+                switch state {
+                case .ringing(let r, _):
+                    state = .quiet
+                    notices.append(.silenced(r))
+                case .snoozed(let r, let until):
+                    state = .ringing(r, since: until)
+                    notices.append(.rang(r))
+                case .quiet:
+                    break
+                }
+                continue
+            }
+            let i = entries.indices.min { (entries[$0].next ?? .distantFuture) < (entries[$1].next ?? .distantFuture) }!
+            let o = entries[i].next!
+            if now.wall - o < settings.ringFor {
+                handle(i, through: o)
+                notices += ring(entries[i].alarm, since: min(max(now.monotonic(at: o), lookMonotonic), now.monotonic))
+            } else {
+                notices.append(.missed(entries[i].alarm, at: o))
+                handle(i, through: max(o, now.wall - settings.ringFor))
+            }
+        }
+        lookMonotonic = now.monotonic
+        lookWall = now.wall
+        return notices
+    }
+
+    /// The wall clock was stepped. Forward past occurrences: the latest of
+    /// each alarm rings if less than `ringFor` late, from now (it was never
+    /// heard), and earlier ones are missed. Back: nothing already handled
+    /// rings again, unless the clock went back more than a day before it,
+    /// which means it was wrong before.
+    private mutating func stepped(to now: Now) -> [Notice] {
+        var notices: [Notice] = []
+        for i in entries.indices {
+            if entries[i].handledThrough > now.wall + .seconds(86_400) {
+                entries[i].handledThrough = now.wall
+                entries[i] = scheduled(entries[i])
+                continue
+            }
+            guard var latest = entries[i].next, latest <= now.wall else { continue }
+            // Occurrences more than a week back are all missed alike.
+            if now.wall - latest > .seconds(8 * 86_400), let o = occurrence(of: entries[i].alarm, after: now.wall - .seconds(8 * 86_400)) {
+                notices.append(.missed(entries[i].alarm, at: latest))
+                latest = o
+            }
+            while let o = occurrence(of: entries[i].alarm, after: latest), o <= now.wall {
+                notices.append(.missed(entries[i].alarm, at: latest))
+                latest = o
+            }
+            handle(i, through: latest)
+            if now.wall - latest < settings.ringFor {
+                notices += ring(entries[i].alarm, since: now.monotonic)
+            } else {
+                notices.append(.missed(entries[i].alarm, at: latest))
+            }
+        }
+        return notices
+    }
+
+    private mutating func ring(_ a: DailyAlarm, since: Instant) -> [Notice] {
+        switch state {
+        case .ringing(var r, let s):
+            r.labels.append(a.label)
+            state = .ringing(r, since: s)
+            return []
+        case .quiet, .snoozed:
+            let r = Ring(minute: a.minute, labels: [a.label])
+            state = .ringing(r, since: since)
+            return [.rang(r)]
+        }
+    }
+
+    // MARK: - Buttons
+
+    /// Stop while ringing: ring again after `snooze`.
+    public mutating func snooze(at t: Instant) -> [Notice] {
+        guard case .ringing(let r, _) = state else { return [] }
+        state = .snoozed(r, until: t + settings.snooze)
+        return [.snoozed(r, until: t + settings.snooze)]
+    }
+
+    /// Start or Reset while ringing, or Reset while a snooze shows: done
+    /// until the next occurrence.
+    public mutating func dismiss() -> [Notice] {
+        switch state {
+        case .quiet: return []
+        case .ringing(let r, _), .snoozed(let r, _):
+            state = .quiet
+            return [.dismissed(r)]
+        }
+    }
+
+    // MARK: - Editing (tock alarm ...)
+
+    public mutating func add(_ a: DailyAlarm, at now: Now) -> Bool {
+        guard entries.count < DailyAlarm.maxCount else { return false }
+        entries.append(scheduled(Entry(alarm: a, handledThrough: now.wall)))
+        return true
+    }
+
+    public mutating func remove(_ i: Int) { entries.remove(at: i) }
+
+    /// Switch an alarm on or off; switched on, it rings from its next
+    /// occurrence after now, never for one that passed while it was off.
+    public mutating func setEnabled(_ i: Int, _ on: Bool, at now: Now) {
+        entries[i].alarm.enabled = on
+        if on { entries[i].handledThrough = max(entries[i].handledThrough, now.wall) }
+        entries[i] = scheduled(entries[i])
+    }
+
+    /// Skip the next occurrence of alarm `i`.
+    public mutating func skipNext(_ i: Int) -> Notice? {
+        guard let o = entries[i].next else { return nil }
+        handle(i, through: o)
+        return .skipped(entries[i].alarm, at: o)
+    }
+
+    /// Continue from a snapshot: its alarms (unless the file's alarms were
+    /// edited since, when the file wins), and a ring or snooze in progress.
+    public mutating func restore(_ s: AlarmsSnapshot, fileAlarms: [DailyAlarm], at now: Now) {
+        if s.file == fileAlarms.map(\.record) {
+            entries = s.items.compactMap { item in
+                guard let m = try? DailyAlarm.parseTime(item.at), let d = try? DailyAlarm.parseDays([item.days]) else { return nil }
+                let a = DailyAlarm(minute: m, days: d, label: item.label, enabled: item.enabled)
+                return scheduled(Entry(alarm: a, handledThrough: WallTime(nanoseconds: item.handled)))
+            }
+        }
+        let ring = Ring(minute: s.minute ?? 0, labels: s.labels ?? [])
+        if let since = s.ringing {
+            state = .ringing(ring, since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: settings.ringFor))
+        } else if let until = s.snoozedUntil {
+            let u = now.instant(ofWall: until)
+            state = .snoozed(ring, until: u > now.monotonic ? u : Snapshot.ringStart(u, now: now, ringFor: settings.ringFor))
+        }
+        lookMonotonic = now.monotonic
+        lookWall = now.wall
+    }
+
+    public func snapshot(fileAlarms: [DailyAlarm], at now: Now) -> AlarmsSnapshot {
+        var s = AlarmsSnapshot(items: entries.map {
+            .init(at: $0.alarm.timeText, days: $0.alarm.daysText, label: $0.alarm.label, enabled: $0.alarm.enabled,
+                  handled: $0.handledThrough.nanoseconds)
+        }, file: fileAlarms.map(\.record))
+        switch state {
+        case .quiet: break
+        case .ringing(let r, let since):
+            (s.minute, s.labels, s.ringing) = (r.minute, r.labels, now.wall(of: since))
+        case .snoozed(let r, let until):
+            (s.minute, s.labels, s.snoozedUntil) = (r.minute, r.labels, now.wall(of: until))
+        }
+        return s
+    }
+}
+
+/// The alarms in the state file: each with the last occurrence it is done
+/// with, and a ring or snooze in progress, on the wall clock.
+public struct AlarmsSnapshot: Equatable, Sendable, Codable {
+    public struct Item: Equatable, Sendable, Codable {
+        public var at: String
+        public var days: String
+        public var label: String
+        public var enabled: Bool
+        /// Occurrences at or before this wall instant (ns) are done with.
+        public var handled: Int64
+    }
+    public var items: [Item]
+    /// The configuration file's alarms when this was taken.
+    public var file: [String]
+    public var minute: Int? = nil
+    public var labels: [String]? = nil
+    public var ringing: Int64? = nil
+    public var snoozedUntil: Int64? = nil
+}
+
+extension DailyAlarm {
+    /// One line that changes whenever the alarm does.
+    var record: String { "\(timeText) \(daysText) \(enabled ? "on" : "off") \(label)" }
+}
+
+extension AlarmClock: Equatable {
+    /// Equal in what is remembered; when it last looked at the clock is not state.
+    public static func == (a: AlarmClock, b: AlarmClock) -> Bool {
+        a.entries == b.entries && a.state == b.state && a.zone == b.zone && a.settings == b.settings
+    }
+}
+
+extension WallTime {
+    static let distantFuture = WallTime(nanoseconds: .max)
+}

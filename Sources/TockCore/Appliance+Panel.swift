@@ -1,0 +1,136 @@
+/// Who has the front panel. In order: a ringing daily alarm (it flashes the
+/// time of day; Stop snoozes, Start and Reset dismiss, and the same press
+/// silences a count ringing at the same moment); the alarm list (a long
+/// press of Start in ready); a count that is busy (running, paused, ringing,
+/// editing); a snooze count-down; the idle clock; the program at rest.
+///
+/// While the idle clock shows, the first press or flip only brings the
+/// timer view back: it does not act, and the count underneath is untouched
+/// (a flip is remembered and applies at the next reset, as while running).
+extension Appliance {
+    /// The idle clock is on the display at `t`.
+    func clockShowing(at t: Instant) -> Bool {
+        settings.display.idleClock && program.isIdle && !browsing(at: t) && alarms.state == .quiet
+            && t - activeAt >= settings.display.idleAfter
+    }
+
+    /// The alarm list is on the display at `t`.
+    func browsing(at t: Instant) -> Bool { browse.map { t < $0.lastPress + AlarmBrowser.leaveAfter } ?? false }
+
+    /// A snooze count-down is on the display.
+    private func snoozeShowing(at t: Instant) -> Bool {
+        if case .snoozed = alarms.state, program.isIdle, !browsing(at: t) { return true }
+        return false
+    }
+
+    /// Start held in ready opens the alarm list, when there is one.
+    private var canBrowse: Bool { program.stateName == .ready && !alarms.entries.isEmpty }
+
+    /// How a button acts as it goes down: on press wherever the panel only
+    /// wakes, silences or steps a list; Start in ready fires on release when
+    /// holding it opens the alarm list.
+    func pressStyle(_ b: Button, at now: Now) -> PressStyle {
+        let t = now.monotonic
+        if alarms.isRinging || browsing(at: t) || clockShowing(at: t) { return .onPress }
+        if b == .reset, snoozeShowing(at: t) { return .onPress }
+        if b == .start, canBrowse { return .shortOrLong }
+        return program.pressStyle(b)
+    }
+
+    /// A button action, from the panel or the control socket (which always
+    /// acts: a remote command is deliberate).
+    mutating func route(_ action: ButtonAction, at t: Instant, now: Now, fromPanel: Bool) {
+        let b: Button
+        switch action {
+        case .pressed(let x), .longPressed(let x), .repeated(let x): b = x
+        }
+        if alarms.isRinging {
+            notices += b == .stop ? alarms.snooze(at: t) : alarms.dismiss()
+            if program.stateName == .ringing { apply(action, at: t, now: now) }
+            alarmChanged(at: t)
+            return
+        }
+        if fromPanel, browsing(at: t), let list = browse {
+            browse = list.press(b, alarms: &alarms, at: now.at(t))
+            activeAt = max(activeAt, t)
+            return
+        }
+        browse = nil
+        if fromPanel, clockShowing(at: t) {
+            activeAt = t
+            return
+        }
+        if b == .reset, snoozeShowing(at: t) {
+            notices += alarms.dismiss()
+            alarmChanged(at: t)
+            return
+        }
+        if action == .longPressed(.start), canBrowse {
+            browse = AlarmBrowser(opening: alarms, at: t)
+            activeAt = max(activeAt, t)
+            return
+        }
+        apply(action, at: t, now: now)
+    }
+
+    mutating func routeSwitch(_ p: SwitchPosition, at t: Instant, now: Now) {
+        if alarms.isRinging {
+            notices += alarms.dismiss()
+            alarmChanged(at: t)
+            if program.stateName == .ringing {
+                note(program.switched(to: p, at: now.at(t)).map { ($0, t) }, at: t)
+            } else {
+                program.noteSwitch(p)
+            }
+            return
+        }
+        if clockShowing(at: t) {
+            program.noteSwitch(p)
+            activeAt = t
+            return
+        }
+        browse = nil
+        note(program.switched(to: p, at: now.at(t)).map { ($0, t) }, at: t)
+    }
+
+    mutating func alarmChanged(at t: Instant) {
+        activeAt = max(activeAt, t)
+        if alarms.isRinging { browse = nil }
+    }
+
+    // MARK: - What shows
+
+    func presentation(at now: Now) -> Presentation {
+        let t = now.monotonic
+        if case .ringing(_, let since) = alarms.state {
+            return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
+        }
+        if let list = browse, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
+        if !program.isIdle { return program.presentation(at: now) }
+        if case .snoozed(_, let until) = alarms.state { return Presentation(.down(max(until - t, .zero)), motion: .monotonic) }
+        if clockShowing(at: t) { return Presentation(timeOfDay(now, blinkColon: settings.clock.blinkColon), motion: .wall) }
+        return program.presentation(at: now)
+    }
+
+    /// The local time of day, or unknown while the clock is not synchronised.
+    func timeOfDay(_ now: Now, blinkColon: Bool) -> DisplayContent {
+        let c = settings.clock
+        guard now.wallSynchronised || !c.requireSync else { return .timeOfDay(nil, twelveHour: false, blinkColon: false) }
+        let local = now.wall.nanoseconds + Int64(c.zone.offset(at: now.wall)) * 1_000_000_000
+        let day: Int64 = 86_400_000_000_000
+        return .timeOfDay(.nanoseconds(((local % day) + day) % day), twelveHour: c.format == .h12, blinkColon: blinkColon)
+    }
+
+    /// When the panel changes by itself: the idle clock appearing, the alarm
+    /// list's next view or its closing.
+    func panelDeadline(at now: Now) -> Instant? {
+        let t = now.monotonic
+        if let list = browse, browsing(at: t) {
+            return [list.lastPress + AlarmBrowser.leaveAfter, list.nextChange(after: t, digits: renderer.digits)].compactMap { $0 }.min()
+        }
+        if settings.display.idleClock, program.isIdle, alarms.state == .quiet, !clockShowing(at: t) {
+            return activeAt + settings.display.idleAfter
+        }
+        return nil
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Testing
+@testable import TockCore
+
+/// Daily alarms and the idle clock, through the whole core on virtual
+/// time, in Europe/Berlin.
+@Suite struct AlarmClockTests {
+    let berlin: ZoneRules
+
+    init() throws { berlin = try zone("Europe/Berlin") }
+
+    /// A Berlin local date-time as a wall instant (the first, if it occurs twice).
+    func local(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0) -> WallTime {
+        WallTime(secondsSince1970: berlin.instant(of: CivilDate(year: y, month: m, day: d), second: h * 3600 + mi * 60 + s))
+    }
+
+    func settings(_ alarms: [DailyAlarm], idle: Bool = false, presets: [Duration] = [.seconds(300)]) -> Settings {
+        var s = Settings.timer(presets)
+        s.clock.zone = berlin
+        s.alarms = alarms
+        s.display.idleClock = idle
+        return s
+    }
+
+    func alarm(_ text: String, _ days: String = "daily", label: String = "") -> DailyAlarm {
+        DailyAlarm(minute: try! DailyAlarm.parseTime(text), days: try! DailyAlarm.parseDays([days]), label: label)
+    }
+
+    // MARK: - When an alarm rings
+
+    @Test func ringsAtItsTimeOnItsDaysOnlyAndFallsSilentAfterRingFor() {
+        // Friday 2026-11-27 06:00, an alarm at 06:45 on weekdays.
+        var v = VirtualAppliance(settings([alarm("06:45", "mon-fri")]), epoch: local(2026, 11, 27, 6, 0))
+        v.run(to: 4 * 86_400)
+        #expect(v.rang == [at(2700), at(3 * 86_400 + 2700)])  // Friday and Monday
+        #expect(v.notices.filter { if case .silenced = $0 { true } else { false } }.count == 2)
+        #expect(v.times { if case .alarm(.silenced) = $0 { true } else { false } } == [at(2760), at(3 * 86_400 + 2760)])
+    }
+
+    @Test func onASpringForwardDayATimeInTheGapRingsWhenTheGapEnds() {
+        // 2026-03-29: 02:00 CET becomes 03:00 CEST; 02:30 never happens.
+        var v = VirtualAppliance(settings([alarm("02:30")]), epoch: local(2026, 3, 29, 0, 0))
+        v.run(to: 4 * 3600)
+        #expect(v.rang == [at(7200)])  // two real hours after midnight: 03:00 CEST
+        #expect(v.displays.contains("03:00"))
+    }
+
+    @Test func onAFallBackDayATimeThatOccursTwiceRingsOnceAtTheFirst() {
+        // 2026-10-25: 03:00 CEST becomes 02:00 CET; 02:30 happens twice.
+        var v = VirtualAppliance(settings([alarm("02:30")]), epoch: local(2026, 10, 25, 0, 0))
+        v.run(to: 6 * 3600)
+        #expect(v.rang == [at(2.5 * 3600)])
+    }
+
+    @Test func aClockSteppedForwardPastAnAlarmRingsItAtOnceWhenLessThanRingForLate() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
+        v.stepClock(by: .seconds(320), at: 10)  // now 06:45:30, 30 s late
+        #expect(v.rang == [at(10)])
+        v.run(to: 200)
+        // It was never heard, so the whole ring time is owed from the step.
+        #expect(v.times { if case .alarm(.silenced) = $0 { true } else { false } } == [at(70)])
+    }
+
+    @Test func aClockSteppedFarPastAnAlarmLogsItMissed() {
+        var v = VirtualAppliance(settings([alarm("06:45", label: "work")]), epoch: local(2026, 11, 23, 6, 40))
+        v.stepClock(by: .seconds(3600), at: 10)
+        v.run(to: 3600)
+        #expect(v.rang.isEmpty)
+        #expect(v.notices == [.missed(alarm("06:45", label: "work"), at: local(2026, 11, 23, 6, 45))])
+    }
+
+    @Test func aStepIsRecognisedEvenBeforeItIsReported() {
+        // The tick arrives before the reactor's step notice: same rule.
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
+        v.run(to: 10)
+        v.wallOffset = .seconds(3600)
+        v.take(v.core.handle(.tick, at: v.clock))
+        #expect(v.rang.isEmpty)
+        #expect(v.notices.count == 1)
+    }
+
+    @Test func aClockSteppedBackDoesNotRingAnAlarmTwice() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        v.run(to: 61)
+        #expect(v.rang == [at(60)])
+        v.press(.reset, at: 62)  // dismiss
+        v.stepClock(by: .seconds(-300), at: 100)  // 06:40:40 again
+        v.run(to: 3600)
+        #expect(v.rang == [at(60)])
+    }
+
+    @Test func aBoxSwitchedOnAfterAnAlarmsTimeDoesNotRingIt() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 1))
+        v.run(to: 3600)
+        #expect(v.rang.isEmpty)
+        #expect(v.core.alarms.entries[0].next == local(2026, 11, 24, 6, 45))
+    }
+
+    // MARK: - Restarts
+
+    @Test func aRestartAcrossTheAlarmTimeStillRingsButALongPowerCutMissesIt() {
+        var before = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        before.run(to: 50)
+        let snap = before.core.snapshot(at: before.clock)
+        // Back 20 s later (10 s late): it rings at once.
+        var brief = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 10), restoring: snap)
+        brief.run(to: 1)
+        #expect(brief.rang == [at(0)])
+        // Back at 07:30: missed, logged, and tomorrow's is next.
+        var long = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 7, 30), restoring: snap)
+        long.run(to: 1)
+        #expect(long.rang.isEmpty)
+        #expect(long.notices.count == 1)
+        #expect(long.core.alarms.entries[0].next == local(2026, 11, 24, 6, 45))
+    }
+
+    @Test func aSnoozeSurvivesARestart() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        v.press(.stop, at: 65)  // snooze 9 min: rings again at 06:54:05
+        let snap = v.core.snapshot(at: v.clock)
+        var after = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 50), restoring: snap)
+        after.run(to: 600)
+        #expect(after.rang == [at(245)])
+    }
+
+    @Test func anEditedFileReplacesTheRememberedAlarms() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
+        _ = try? v.core.editAlarms(.add(alarm("07:00")), at: v.clock)
+        let snap = v.core.snapshot(at: v.clock)
+        #expect(VirtualAppliance(settings([alarm("06:45")]), restoring: snap).core.alarms.entries.count == 2)
+        #expect(VirtualAppliance(settings([alarm("06:30")]), restoring: snap).core.alarms.entries.map(\.alarm.minute) == [390])
+    }
+
+    // MARK: - Buttons while ringing
+
+    @Test func stopSnoozesWithACountDownResetAndStartDismiss() {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        v.press(.stop, at: 62)
+        #expect(!v.buzzing)
+        #expect(v.display == "09:00")  // the count-down to the re-ring
+        v.run(to: 603)
+        #expect(v.rang == [at(60), at(602)])
+        v.press(.reset, at: 610)
+        #expect(!v.buzzing)
+        #expect(v.core.alarms.state == .quiet)
+        v.run(to: 2000)
+        #expect(v.rang.count == 2)
+        // Start dismisses too (the next day).
+        v.run(to: 86_400 + 61)
+        v.press(.start, at: 86_400 + 62)
+        #expect(v.core.alarms.state == .quiet)
+        #expect(v.state == .ready)  // Start did not also start the timer
+    }
+
+    @Test func aRunningCountKeepsRunningUnderARingingAlarm() {
+        var v = VirtualAppliance(settings([alarm("06:45")], presets: [.seconds(600)]), epoch: local(2026, 11, 23, 6, 44))
+        v.press(.start, at: 10)  // with alarms, Start in ready acts on release (held, it lists them)
+        v.run(to: 60.1)
+        #expect(v.display == "06:45")  // the alarm flashes the time of day
+        #expect(v.state == .running)
+        v.press(.reset, at: 65)  // dismiss: the count is not reset
+        #expect(v.state == .running)
+        #expect(v.display == "09:05")
+        v.run(to: 611)
+        #expect(v.state == .ringing)
+        #expect(v.times { if case .state(.ringing) = $0 { true } else { false } } == [at(610.08)])
+    }
+
+    @Test func whenBothRingOnePressSilencesBoth() {
+        var v = VirtualAppliance(settings([alarm("06:45")], presets: [.seconds(50)]), epoch: local(2026, 11, 23, 6, 44))
+        v.press(.start, at: 10)  // ends at 60, with the alarm
+        v.run(to: 61)
+        #expect(v.state == .ringing && v.core.alarms.isRinging)
+        v.press(.stop, at: 62)
+        #expect(!v.buzzing)
+        #expect(v.state == .done)
+        if case .snoozed = v.core.alarms.state {} else { Issue.record("Stop snoozes the alarm") }
+    }
+
+    // MARK: - The idle clock
+
+    @Test func theIdleClockShowsAfterIdleAfterAndTheFirstPressOnlyWakes() {
+        var v = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        v.run(to: 29.9)
+        #expect(v.display == "05:00")
+        v.run(to: 30.1)
+        #expect(v.display == "06:44")
+        v.run(to: 30.6)
+        #expect(v.display == "0644")  // the colon blinks at 1 Hz
+        v.press(.start, at: 40)
+        #expect(v.display == "05:00")
+        #expect(v.state == .ready)
+        v.press(.start, at: 45)
+        #expect(v.state == .running)
+    }
+
+    @Test func aFlipWhileTheClockShowsOnlyWakesAndAppliesAtTheNextReset() {
+        var v = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        v.flip(.up, at: 40)
+        v.run(to: 40.1)  // past the debounce
+        #expect(v.display == "05:00")
+        #expect(v.core.input.switchPosition == .up)
+        v.flip(.down, at: 45)  // acts now: back down
+        v.flip(.up, at: 50)
+        v.run(to: 50.1)
+        #expect(v.display == "00:00")
+    }
+
+    @Test func wakeUpsPerMinuteWithTheIdleClock() {
+        var blinking = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        blinking.run(to: 100)
+        let b0 = blinking.wakeUps
+        blinking.run(to: 700)
+        #expect(blinking.wakeUps - b0 == 1200)  // twice a second
+        var s = settings([], idle: true)
+        s.clock.blinkColon = false
+        var steady = VirtualAppliance(s, epoch: local(2026, 11, 23, 6, 44))
+        steady.run(to: 100)
+        let s0 = steady.wakeUps
+        steady.run(to: 700)
+        #expect(steady.wakeUps - s0 == 10)  // once a minute
+        var off = VirtualAppliance(settings([]), epoch: local(2026, 11, 23, 6, 44))
+        off.run(to: 86_400)
+        #expect(off.wakeUps == 0)
+    }
+
+    @Test func twelveHourEightDigitAndUnsynchronisedFormats() {
+        var s = settings([], idle: true)
+        s.clock.format = .h12
+        var pm = VirtualAppliance(s, epoch: local(2026, 11, 23, 13, 5))
+        pm.run(to: 30.1)
+        #expect(pm.display == " 1:05.")  // the last point: PM
+        var am = VirtualAppliance(s, epoch: local(2026, 11, 23, 0, 5))
+        am.run(to: 30.1)
+        #expect(am.display == "12:05")
+        var eight = settings([], idle: true)
+        eight.display.digits = 8
+        var v8 = VirtualAppliance(eight, epoch: local(2026, 11, 23, 13, 5))
+        v8.run(to: 30.1)
+        #expect(v8.display == "  13.05.30")
+        var unsynced = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        unsynced.synchronised = false
+        unsynced.run(to: 31)
+        #expect(unsynced.display == "--:--")
+        unsynced.synchronised = true
+        unsynced.run(to: 91)  // re-checked once a minute
+        #expect(unsynced.display?.hasPrefix("06") == true)
+    }
+
+    // MARK: - The alarm list on the panel
+
+    @Test func aLongStartShowsTheAlarmsStartTogglesStopStepsResetLeaves() {
+        var v = VirtualAppliance(settings([alarm("06:45", "weekdays"), alarm("09:00", "weekends")]), epoch: local(2026, 11, 23, 6, 0))
+        v.press(.start, at: 10, hold: 1.2)
+        #expect(v.state == .ready)
+        v.run(to: 11.5)
+        #expect(v.display == "AL 1")
+        v.run(to: 12.1)
+        #expect(v.display == "06:45")
+        v.press(.start, at: 13)  // off
+        #expect(v.core.alarms.entries[0].alarm.enabled == false)
+        v.run(to: 15.1)
+        #expect(v.display == " oFF")
+        v.press(.stop, at: 16)
+        #expect(v.display == "AL 2")
+        v.press(.reset, at: 18)
+        #expect(v.display == "05:00")
+        v.run(to: 3600)
+        #expect(v.rang.isEmpty)  // 06:45 is off
+    }
+
+    @Test func skipNextSkipsOneOccurrence() throws {
+        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
+        v.take(try v.core.editAlarms(.skipNext(1), at: v.clock))
+        #expect(v.notices == [.skipped(alarm("06:45"), at: local(2026, 11, 23, 6, 45))])
+        v.run(to: 86_400 + 3600)
+        #expect(v.rang == [at(86_400 + 2700)])
+        #expect(throws: Appliance.Refusal.self) { try v.core.editAlarms(.remove(3), at: v.clock) }
+    }
+}
