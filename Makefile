@@ -71,7 +71,8 @@ fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
 		Tests/fuzz/ControlRequestFuzz.swift Sources/TockAppliance/ControlRequest.swift \
-		Sources/TockAppliance/DurationText.swift Sources/TockCore/Instant.swift -o .build/fuzz/control-request
+		Sources/TockAppliance/DurationText.swift Sources/TockCore/Instant.swift \
+		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
 clean:

@@ -193,4 +193,37 @@ import Testing
         defer { svc.kill(SIGTERM) }
         #expect(try Client(svc.socket).request(#"{"cmd":"status"}"#)["state"] as? String == "ready")
     }
+
+    @Test func alarmsEditedOverTheSocketSurviveAKill() throws {
+        let svc = try Service(config: "timer: {presets: [10s]}\nalarms: [{at: \"06:45\", days: mon-fri}]\n")
+        try svc.start()
+        let c = try Client(svc.socket)
+        let added = c.request(#"{"cmd":"alarm","op":"add","at":"7:30","days":"sat,sun","label":"gym"}"#)
+        #expect((added["alarms"] as? [[String: Any]])?.map { $0["at"] as? String } == ["06:45", "07:30"])
+        #expect(c.request(#"{"cmd":"alarm","op":"off","n":1}"#)["ok"] as? Bool == true)
+        #expect(c.request(#"{"cmd":"alarm","op":"rm","n":5}"#)["error"] as? String == "no alarm 5; they are numbered 1 to 2 (tock alarm list)")
+        #expect(c.request(#"{"cmd":"alarm","op":"add","at":"25:00"}"#)["error"] as? String == "\"25:00\" is not a time of day; write HH:MM (24-hour), e.g. 06:45")
+        svc.kill(SIGKILL)
+        let again = try Service(dir: svc.dir, config: "timer: {presets: [10s]}\nalarms: [{at: \"06:45\", days: mon-fri}]\n")
+        try again.start()
+        defer { again.kill(SIGTERM) }
+        let list = try Client(again.socket).request(#"{"cmd":"alarm","op":"list"}"#)["alarms"] as? [[String: Any]] ?? []
+        #expect(list.map { $0["at"] as? String } == ["06:45", "07:30"])
+        #expect(list.map { $0["enabled"] as? Bool } == [false, true])
+        #expect(list.map { $0["days"] as? String } == ["weekdays", "weekends"])
+        #expect(list.last?["label"] as? String == "gym")
+    }
+
+    @Test func aVersionOneStateFileStillLoads() throws {
+        let svc = try Service()
+        let since = Int64(Date().timeIntervalSince1970 * 1e9) - 3_000_000_000
+        try """
+            {"snapshot":{"direction":"down","fileMode":"timer","mode":"timer","phase":{"running":{"before":0,"since":\(since)}},"presetIndex":0,"presets":[10000000000]},"version":1}
+            """.write(toFile: svc.state, atomically: true, encoding: .utf8)
+        try svc.start()
+        defer { svc.kill(SIGTERM) }
+        let s = try Client(svc.socket).request(#"{"cmd":"status"}"#)
+        #expect(s["state"] as? String == "running")
+        #expect((s["elapsed_ms"] as? Int ?? 0) >= 3000)
+    }
 }

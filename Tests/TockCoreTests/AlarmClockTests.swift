@@ -219,6 +219,13 @@ import Testing
         let s0 = steady.wakeUps
         steady.run(to: 700)
         #expect(steady.wakeUps - s0 == 10)  // once a minute
+        var eightSettings = settings([], idle: true)
+        eightSettings.display.digits = 8
+        var eight = VirtualAppliance(eightSettings, epoch: local(2026, 11, 23, 6, 44))
+        eight.run(to: 100)
+        let e0 = eight.wakeUps
+        eight.run(to: 700)
+        #expect(eight.wakeUps - e0 == 600)  // seconds shown: once a second
         var off = VirtualAppliance(settings([]), epoch: local(2026, 11, 23, 6, 44))
         off.run(to: 86_400)
         #expect(off.wakeUps == 0)
