@@ -287,6 +287,38 @@ def startups(program, plan, binaries, work, n):
     return {"program": program, "startup_ms": out}
 
 
+def idle_clock(plan, binaries, work, seconds=None):
+    """Wake-ups per minute of an idle `tock run` with the idle clock off,
+    with its blinking colon, and with a steady colon: voluntary context
+    switches of the process while it sits in ready, measured after the clock
+    has taken the display. `require_sync: false`, so a machine whose clock
+    the kernel calls unsynchronised still shows the time."""
+    seconds = seconds or (30 if plan.quick else 120)
+    rows = []
+    for name, extra in [("off", "display: {idle: off}"),
+                        ("blinking colon", "display: {idle: clock, idle_after: 1s}\nclock: {colon: blink, require_sync: false}"),
+                        ("steady colon", "display: {idle: clock, idle_after: 1s}\nclock: {colon: steady, require_sync: false}")]:
+        d = os.path.join(work, "idle-clock-" + name.replace(" ", "-"))
+        os.makedirs(d, exist_ok=True)
+        config = os.path.join(d, "config.yaml")
+        with open(config, "w") as f:
+            f.write("mode: timer\n" + extra + "\n")
+        proc = subprocess.Popen([binaries["tock"], "run", "--backend", "mock", "--config", config],
+                                stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "stderr"), "w"))
+        time.sleep(3)  # started, and the clock (after 1 s) showing
+        before = sample(proc.pid)
+        time.sleep(seconds)
+        after = sample(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        minutes = (after["t"] - before["t"]) / 60e9
+        rows.append({"idle": name, "seconds": round(minutes * 60, 1),
+                     "wakeups_per_min": round((after["voluntary"] - before["voluntary"]) / minutes, 1),
+                     "cpu_ms_per_min": round((after["cpu_ns"] - before["cpu_ns"]) / 1e6 / minutes, 3)})
+        print(f"idle clock {name}: {rows[-1]['wakeups_per_min']} wake-ups/min", flush=True)
+    return rows
+
+
 def platform_floor(condition, plan):
     """The machine's own wake-up lateness: cyclictest (rt-tests) sleeping
     with clock_nanosleep to absolute deadlines at SCHED_FIFO 1, as Tock is
@@ -374,10 +406,15 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--programs", help="comma-separated subset, for a focused run")
     ap.add_argument("--conditions", help="comma-separated subset, for a focused run")
+    ap.add_argument("--idle-clock-only", action="store_true", help="measure only the idle clock's wake-ups per minute")
     ap.add_argument("--unit", default=UNIT, help="the unit whose scheduling Tock runs with")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each program and condition")
     args = ap.parse_args()
     plan = Plan(args.quick)
+    if args.idle_clock_only:
+        import report
+        print(report.idle_clock_table(idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"))))
+        return
     UNIT = args.unit
     if args.programs:
         plan.programs = args.programs.split(",")
@@ -403,6 +440,7 @@ def main():
     floors = [platform_floor(c, plan) for c in plan.conditions if c in ("idle", "load") and not args.programs]
     # Valgrind makes this the slowest part: a QUICK run leaves it out.
     counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
+    idle = [] if args.programs or args.conditions else idle_clock(plan, binaries, work)
     import report
     if args.programs or args.conditions:  # a focused run: the tables only
         text = report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n"
@@ -414,8 +452,9 @@ def main():
         return
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"meta": meta, "results": results, "floors": floors, "instructions": counts, "startups": launches}, f)
-    text = report.markdown(meta, results, plan, floors, counts, launches)
+        json.dump({"meta": meta, "results": results, "floors": floors, "instructions": counts, "startups": launches,
+                   "idle_clock": idle}, f)
+    text = report.markdown(meta, results, plan, floors, counts, launches, idle)
     with open(os.path.join(args.out, "RESULTS.md"), "w") as f:
         f.write(text)
     report.plots(results, plan, args.out, floors)
@@ -423,6 +462,7 @@ def main():
     print(report.floor_table(floors))
     print(report.instruction_table(counts))
     print(report.startup_table(launches))
+    print(report.idle_clock_table(idle))
     print(f"\nwritten: {args.out}/RESULTS.md and {args.out}/plots/*.png (logs in {work})")
 
 

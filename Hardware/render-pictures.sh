@@ -8,5 +8,5 @@ mkdir -p "$out"
 while IFS=$'\t' read -r file digits text; do
     [[ $file == \#* || -z $file ]] && continue
     text=${text#\"}; text=${text%\"}
-    "$tock" render --svg --digits "$digits" "$text" > "$out/$file"
+    "$tock" render --svg --digits "$digits" -- "$text" > "$out/$file"
 done < "$list"
