@@ -118,13 +118,16 @@ public struct AlarmClock: Sendable {
 
     /// Apply everything due at or before `now`, in time order.
     public mutating func advance(to now: Now) -> [Notice] {
-        guard now.monotonic >= lookMonotonic else { return [] }
         var notices: [Notice] = []
+        // Only a look forward in time can tell a step (an edge may be dated
+        // before the last look); what is due is applied either way, so a
+        // caller's loop always makes progress.
+        let forward = now.monotonic >= lookMonotonic
         let elapsed = now.monotonic - lookMonotonic
         let drift = (now.wall - lookWall) - elapsed
         // NTP slews at most 500 ppm; anything beyond 1000 ppm (or 1 s) is a step.
         let tolerance = max(.seconds(1), elapsed / 1000)
-        if drift > tolerance || drift < .zero - tolerance { notices += stepped(to: now) }
+        if forward, drift > tolerance || drift < .zero - tolerance { notices += stepped(to: now) }
         while let due = deadline(at: now), due <= now.monotonic {
             if let m = monotonicDeadline, m == due {
                 switch state {
@@ -149,8 +152,10 @@ public struct AlarmClock: Sendable {
                 handle(i, through: max(o, now.wall - settings.ringFor))
             }
         }
-        lookMonotonic = now.monotonic
-        lookWall = now.wall
+        if forward {
+            lookMonotonic = now.monotonic
+            lookWall = now.wall
+        }
         return notices
     }
 

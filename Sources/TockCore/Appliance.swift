@@ -214,7 +214,7 @@ public struct Appliance: Sendable {
         let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)
-        if let night = settings.display.night, night.isNight(at: now) { frame.brightness = night.brightness }
+        if let night = settings.display.night, night.isNight(at: now.wall, zone: settings.clock.zone) { frame.brightness = night.brightness }
         if frame != shown.frame { commands.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
         if shown.tone == .none || shown.tone! != tone { commands.append(.buzzer(tone)); shown.tone = .some(tone) }
@@ -237,7 +237,7 @@ public struct Appliance: Sendable {
         case nil: break
         }
         if let night = settings.display.night {
-            let w = night.nextChange(after: now)
+            let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
             wall = min(wall ?? w, w)
         }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {

@@ -41,24 +41,20 @@ public struct WallTime: Hashable, Comparable, Sendable {
 public struct Now: Sendable, Equatable {
     public var monotonic: Instant
     public var wall: WallTime
-    /// The local zone's offset from UTC at this instant (east positive),
-    /// for what follows the local clock (the night dimming schedule).
-    public var localOffset: Duration
     /// Whether the kernel reports the real-time clock synchronised (NTP);
     /// a Pi without an RTC boots with a wrong time until it is.
     public var wallSynchronised: Bool
 
-    public init(monotonic: Instant, wall: WallTime, localOffset: Duration = .zero, wallSynchronised: Bool = true) {
+    public init(monotonic: Instant, wall: WallTime, wallSynchronised: Bool = true) {
         self.monotonic = monotonic
         self.wall = wall
-        self.localOffset = localOffset
         self.wallSynchronised = wallSynchronised
     }
 
     /// The same moment expressed at another monotonic instant, assuming the
     /// wall clock is not stepped in between (a step is reported separately).
     public func at(_ instant: Instant) -> Now {
-        Now(monotonic: instant, wall: wall + (instant - monotonic), localOffset: localOffset, wallSynchronised: wallSynchronised)
+        Now(monotonic: instant, wall: wall + (instant - monotonic), wallSynchronised: wallSynchronised)
     }
 
     /// The monotonic instant at which the wall clock will read `w`.

@@ -106,29 +106,24 @@ public struct NightSchedule: Equatable, Sendable {
         self.brightness = brightness
     }
 
-    static let day: Int64 = 86_400
-
-    /// Seconds since local midnight (with the fraction), at `now`.
-    private func secondOfDay(_ now: Now) -> (whole: Int64, fraction: Int64) {
-        let local = now.wall.nanoseconds + now.localOffset.nanoseconds
-        let s = local.floorDivided(by: 1_000_000_000)
-        return (((s % Self.day) + Self.day) % Self.day, local - s * 1_000_000_000)
-    }
-
-    public func isNight(at now: Now) -> Bool {
-        let t = Int(secondOfDay(now).whole)
+    public func isNight(at w: WallTime, zone: ZoneRules) -> Bool {
+        let t = zone.local(at: w).second
         return from <= to ? (t >= from && t < to) : (t >= from || t < to)
     }
 
-    /// The next wall instant the schedule switches.
-    public func nextChange(after now: Now) -> WallTime {
-        let (t, frac) = secondOfDay(now)
-        func until(_ target: Int) -> Int64 {
-            let d = (Int64(target) - t + Self.day) % Self.day
-            return d == 0 ? Self.day : d
+    /// The next wall instant the schedule switches: a boundary's local time
+    /// on today's or a following date, through the zone's rules, so a night
+    /// that changes the clocks still ends at 07:00 on the wall.
+    public func nextChange(after w: WallTime, zone: ZoneRules) -> WallTime {
+        let today = zone.local(at: w).date
+        var next: WallTime? = nil
+        for k in Int64(0)...2 {
+            for s in [from, to] {
+                let t = WallTime(secondsSince1970: zone.instant(of: today.adding(days: k), second: s))
+                if t > w, next.map({ t < $0 }) ?? true { next = t }
+            }
         }
-        let wait = min(until(from), until(to))
-        return now.wall + .seconds(wait) - .nanoseconds(frac)
+        return next!
     }
 }
 

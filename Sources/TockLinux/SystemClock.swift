@@ -10,31 +10,20 @@ import Glibc
 public struct SystemClock: Sendable {
     public init() {}
 
-    /// Both clocks, read back to back, with the local zone's offset and
-    /// whether the kernel reports the real-time clock synchronised (taken as
-    /// yes where the kernel will not say: see `synchronised`).
+    /// Both clocks, read back to back, and whether the kernel reports the
+    /// real-time clock synchronised (taken as yes where the kernel will not
+    /// say: see `synchronised`). Local time is the core's business: it has
+    /// the zone's rules (`ClockSettings.zone`).
     public func now() -> Now {
-        let wall = Syscall.clockNanoseconds(CLOCK_REALTIME)
-        return Now(
+        Now(
             monotonic: Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME)),
-            wall: WallTime(nanoseconds: wall),
-            localOffset: Self.localOffset(at: wall),
+            wall: WallTime(nanoseconds: Syscall.clockNanoseconds(CLOCK_REALTIME)),
             wallSynchronised: Self.synchronised ?? true
         )
     }
 
     /// The kernel's NTP status (adjtimex(2)): nil when it cannot be read.
     public static var synchronised: Bool? { Syscall.clockSynchronised() }
-
-    /// The local zone's offset from UTC (east positive) at a wall instant,
-    /// from the C library's zone rules (TZ, /etc/localtime): localtime_r(3)
-    /// fills `tm_gmtoff`.
-    public static func localOffset(at wallNanoseconds: Int64) -> Duration {
-        var t = time_t(wallNanoseconds / 1_000_000_000)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return .zero }
-        return .seconds(parts.tm_gmtoff)
-    }
 
     /// Converts a `CLOCK_MONOTONIC` timestamp (the clock of GPIO line
     /// events, gpio-v2-line-event(2)) to the `CLOCK_BOOTTIME` time line.
