@@ -108,6 +108,15 @@ bench-scheduling:
 		--swift-timer none --python $(BENCH_VENV)/bin/python --out $(CURDIR)/Benchmarks/scheduling \
 		--programs tock,tock-nice,tock-untuned --conditions load --repeat 4
 
+## The idle clock's wake-ups per minute on the real reactor: tock run idle
+## with display.idle off, with the blinking colon and with a steady one,
+## 120 s each (about 6.5 minutes; Benchmarks/idle-clock/TABLE.md).
+.PHONY: bench-idle-clock
+bench-idle-clock:
+	$(DEPLOY_BUILD)
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 bench.py --idle-clock-only --tock $(CURDIR)/.build-release/release/tock \
+		--swift-timer none --python none --out $(CURDIR)/Benchmarks/idle-clock
+
 ## Deployment (deploy/): the Debian package, a direct install, and their test.
 .PHONY: deb install deploy-test
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock

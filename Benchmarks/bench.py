@@ -413,7 +413,14 @@ def main():
     plan = Plan(args.quick)
     if args.idle_clock_only:
         import report
-        print(report.idle_clock_table(idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"))))
+        rows = idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"))
+        os.makedirs(args.out, exist_ok=True)
+        text = report.idle_clock_table(rows) + "\n"
+        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
+            f.write(text)
+        with open(os.path.join(args.out, "results.json"), "w") as f:
+            json.dump({"idle_clock": rows}, f)
+        print(text)
         return
     UNIT = args.unit
     if args.programs:

@@ -6,15 +6,17 @@ import Yams
 extension ApplianceConfig {
     /// `clock: {zone: Europe/Berlin, format: 24h, colon: blink, require_sync: true}`.
     mutating func readClock(_ node: Node?, _ r: ConfigReader) {
-        guard let node else {
-            do { settings.clock.zone = try ZoneFile.system() } catch { r.problem(nil, "clock.zone", "the system's zone: \(error.description); set clock.zone") }
-            return
-        }
-        let c = r.mapping(node, "clock", allowed: ["zone", "format", "colon", "require_sync"])
-        if let v = c["zone"], let name = r.string(v, "clock.zone") {
-            do { settings.clock.zone = try ZoneFile.named(name) } catch { r.problem(v, "clock.zone", error.description) }
-        } else if c["zone"] == nil {
-            do { settings.clock.zone = try ZoneFile.system() } catch { r.problem(node, "clock.zone", "the system's zone: \(error.description); set clock.zone") }
+        let c = node.map { r.mapping($0, "clock", allowed: ["zone", "format", "colon", "require_sync"]) } ?? [:]
+        if let v = c["zone"] {
+            if let name = r.string(v, "clock.zone") {
+                do { settings.clock.zone = try ZoneFile.named(name) } catch { r.problem(v, "clock.zone", error.description) }
+            }
+        } else {
+            // The timer needs no zone: a system zone that cannot be read
+            // leaves the clock and alarms on UTC, said at start-up.
+            do { settings.clock.zone = try ZoneFile.system() } catch {
+                warnings.append("the system's time zone cannot be used (\(error.description)); the clock and alarms follow UTC until clock.zone is set in \(r.file)")
+            }
         }
         if let v = c["format"], let f = r.choice(v, "clock.format", ClockSettings.Format.allCases.map(\.rawValue)) {
             settings.clock.format = ClockSettings.Format(rawValue: f)!

@@ -15,6 +15,8 @@ public struct ApplianceConfig: Equatable, Sendable {
     public var hardware = HardwareConfig()
     /// CPU scheduling for the service (nil: leave it to the unit).
     public var scheduling: Scheduling? = nil
+    /// What the file leaves to a fallback, to log at start-up.
+    public var warnings: [String] = []
     /// The file and the line of each key, for problems found after parsing.
     public var file = ""
     public var keyLines: [String: Int] = [:]

@@ -36,6 +36,7 @@ public final class ServiceRuntime {
 
     public func run() throws {
         var config = try options.configPath.map { try ApplianceConfig.load(path: $0) } ?? ApplianceConfig.defaults()
+        for w in config.warnings { log.warning("\(w)") }
         if SystemClock.synchronised == nil {
             log.warning("cannot read the kernel's clock status (adjtimex(2) refused); the idle clock shows the time without waiting for NTP")
         }

@@ -5,14 +5,15 @@ import TockCore
 /// `/usr/share/zoneinfo/NAME` (or `$TZDIR/NAME`), the `TZ` variable, or
 /// `/etc/localtime`, as the C library does.
 public enum ZoneFile {
-    static var directory: String { ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+    static func directory(_ environment: [String: String]) -> String { environment["TZDIR"] ?? "/usr/share/zoneinfo" }
 
     /// The zone a name such as `Europe/Berlin` stands for.
-    public static func named(_ name: String) throws(ZoneRules.Invalid) -> ZoneRules {
+    public static func named(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ZoneRules.Invalid) -> ZoneRules {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
             throw ZoneRules.Invalid("\"\(name)\" is not a zone name; use a tz database name such as Europe/Berlin")
         }
-        return try read("\(directory)/\(name)", name: name)
+        let dir = directory(environment)
+        return try read("\(dir)/\(name)", name: name, directory: dir)
     }
 
     /// The system's zone: `TZ` if set (a name, a file, or a POSIX rule such
@@ -20,17 +21,22 @@ public enum ZoneFile {
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ZoneRules.Invalid) -> ZoneRules {
         if var tz = environment["TZ"], !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
-            if tz.hasPrefix("/") { return try read(tz, name: tz) }
-            if FileManager.default.fileExists(atPath: "\(directory)/\(tz)") { return try named(tz) }
+            if tz.hasPrefix("/") { return try read(tz, name: tz, directory: directory(environment)) }
+            if FileManager.default.fileExists(atPath: "\(directory(environment))/\(tz)") { return try named(tz, environment: environment) }
+            // TZ=UTC without tzdata: not a POSIX rule (no offset), but the C
+            // library reads it as UTC, and so does Tock.
+            if utcNames.contains(tz) { return .utc }
             return try ZoneRules(posix: tz)
         }
         guard FileManager.default.fileExists(atPath: "/etc/localtime") else { return .utc }
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")) ?? ""
         let name = target.components(separatedBy: "zoneinfo/").last.flatMap { $0.isEmpty ? nil : $0 } ?? "localtime"
-        return try read("/etc/localtime", name: name)
+        return try read("/etc/localtime", name: name, directory: directory(environment))
     }
 
-    private static func read(_ path: String, name: String) throws(ZoneRules.Invalid) -> ZoneRules {
+    static let utcNames: Set<String> = ["UTC", "UCT", "GMT", "Zulu", "Universal", "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/Zulu", "Etc/Universal"]
+
+    private static func read(_ path: String, name: String, directory: String) throws(ZoneRules.Invalid) -> ZoneRules {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ZoneRules.Invalid("no zone \"\(name)\": cannot read \(path) (is tzdata installed? `ls \(directory)` lists the names)")
         }

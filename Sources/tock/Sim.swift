@@ -57,7 +57,9 @@ struct Sim: ParsableCommand {
 /// Load the config or exit with every problem listed.
 func loadConfig(_ path: String?) throws -> ApplianceConfig {
     do {
-        return try path.map(ApplianceConfig.load) ?? ApplianceConfig.defaults()
+        let config = try path.map(ApplianceConfig.load) ?? ApplianceConfig.defaults()
+        for w in config.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        return config
     } catch let e as ConfigError {
         FileHandle.standardError.write(Data((e.description + "\n").utf8))
         throw ExitCode(2)

@@ -59,5 +59,9 @@ import TockCore
         #expect(try ZoneFile.system(environment: ["TZ": ":America/New_York"]).offset(at: WallTime(secondsSince1970: 1_800_000_000)) == -5 * 3600)
         #expect(try ZoneFile.system(environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"]).offset(at: WallTime(secondsSince1970: 1_800_000_000)) == 3600)
         #expect(throws: ZoneRules.Invalid.self) { try ZoneFile.named("../../etc/passwd") }
+        // TZ=UTC on a system without tzdata (the C library reads it as UTC).
+        let noTzdata = ["TZ": "UTC", "TZDIR": "/nonexistent"]
+        #expect(try ZoneFile.system(environment: noTzdata) == .utc)
+        #expect(throws: ZoneRules.Invalid.self) { try ZoneFile.system(environment: ["TZ": "not a zone!"]) }
     }
 }
