@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ## The appliance on its default: on a board with a GPIO character device, the
 ## real backend with the default wiring (deploy/config.yaml) in the
 ## foreground (Ctrl-C stops it); elsewhere the desk simulator in this
-## terminal (keys: s x r, R long reset, u/d switch, q quit).
+## terminal (keys: s x r, R long reset, S long start, u/d switch, q quit).
 demo: build
 	@if ls /dev/gpiochip* >/dev/null 2>&1; then \
 		echo "GPIO chips found: running the appliance on them (Ctrl-C stops; make demo-sim for the simulator)"; \

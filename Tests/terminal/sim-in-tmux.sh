@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The interactive desk simulator in a real terminal (tmux): keys press the
 # mock buttons, the big digits and the state line follow, `q` quits and
-# the terminal is restored. Real time: about 6 s.
+# the terminal is restored; the idle clock and the alarm list. Real time:
+# about 10 s.
 set -euo pipefail
 tock=${1:-.build/debug/tock}
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (make deps installs it)"; exit 1; }
@@ -54,4 +55,31 @@ diff <(tr ' ' '\n' < "$work/stty.before" | grep -E '^-?(icanon|echo)$') \
      <(tr ' ' '\n' < "$work/stty.after" | grep -E '^-?(icanon|echo)$') \
   || { echo "FAIL: the terminal was not restored"; exit 1; }
 grep -q '"state":"ringing"' "$work/trace.jsonl" || { echo "FAIL: the real-time trace has no ringing"; exit 1; }
-echo "terminal: 1 passed, 0 failed"
+
+# The idle clock on the real clock, the press that only wakes it, and the
+# alarm list behind a long Start.
+tmux kill-session -t $session
+printf 'timer:\n  presets: [3s]\ndisplay: {idle: clock, idle_after: 3s}\nclock: {zone: UTC, colon: steady, require_sync: false}\nalarms: [{at: "23:59"}]\n' > "$work/clock.yaml"
+tmux new-session -d -s $session -x 100 -y 30 "NO_COLOR=1 $tock sim --config $work/clock.yaml; sleep 60"
+wait_for "state: ready"
+shows_digits "00:03"
+# The time of day, now or a minute later (the check may straddle a minute).
+clock_shows() {
+  for _ in $(seq 1 100); do
+    for t in "$(date -u +%H:%M)" "$(date -u -d '+1 min' +%H:%M)"; do
+      screen | sed -n '3,7p' | sed 's/^  //; s/[[:space:]]*$//' | diff -q - <(digits "$t") >/dev/null && return 0
+    done
+    sleep 0.05
+  done
+  echo "FAIL: the idle clock never showed the time of day; the screen shows:"; screen; exit 1
+}
+clock_shows
+tmux send-keys -t $session s
+shows_digits "00:03"
+wait_for "state: ready"
+tmux send-keys -t $session S
+shows_digits "AL 1"
+tmux send-keys -t $session r
+shows_digits "00:03"
+wait_for "state: ready"
+echo "terminal: 2 passed, 0 failed"
