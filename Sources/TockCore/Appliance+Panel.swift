@@ -8,10 +8,11 @@
 /// timer view back: it does not act, and the count underneath is untouched
 /// (a flip is remembered and applies at the next reset, as while running).
 extension Appliance {
-    /// The idle clock is on the display at `t`.
+    /// The idle clock is on the display at `t`: never while a button is
+    /// held, so a long press begun on the timer view stays a long press.
     func clockShowing(at t: Instant) -> Bool {
         settings.display.idleClock && program.isIdle && !browsing(at: t) && alarms.state == .quiet
-            && t - activeAt >= settings.display.idleAfter
+            && t - activeAt >= settings.display.idleAfter && !Button.allCases.contains(where: input.isHeld)
     }
 
     /// The alarm list is on the display at `t`.
@@ -38,8 +39,9 @@ extension Appliance {
     }
 
     /// A button action, from the panel or the control socket (which always
-    /// acts: a remote command is deliberate).
-    mutating func route(_ action: ButtonAction, at t: Instant, now: Now, fromPanel: Bool) {
+    /// acts: a remote command is deliberate). `waking`: the idle clock
+    /// showed as the edge settled, so this press only wakes the view.
+    mutating func route(_ action: ButtonAction, at t: Instant, now: Now, fromPanel: Bool, waking: Bool = false) {
         let b: Button
         switch action {
         case .pressed(let x), .longPressed(let x), .repeated(let x): b = x
@@ -56,7 +58,7 @@ extension Appliance {
             return
         }
         browse = nil
-        if fromPanel, clockShowing(at: t) {
+        if fromPanel, waking {
             activeAt = t
             return
         }
@@ -73,7 +75,7 @@ extension Appliance {
         apply(action, at: t, now: now)
     }
 
-    mutating func routeSwitch(_ p: SwitchPosition, at t: Instant, now: Now) {
+    mutating func routeSwitch(_ p: SwitchPosition, at t: Instant, now: Now, waking: Bool) {
         if alarms.isRinging {
             notices += alarms.dismiss()
             alarmChanged(at: t)
@@ -84,7 +86,7 @@ extension Appliance {
             }
             return
         }
-        if clockShowing(at: t) {
+        if waking {
             program.noteSwitch(p)
             activeAt = t
             return
@@ -128,8 +130,12 @@ extension Appliance {
         if let list = browse, browsing(at: t) {
             return [list.lastPress + AlarmBrowser.leaveAfter, list.nextChange(after: t, digits: renderer.digits)].compactMap { $0 }.min()
         }
-        if settings.display.idleClock, program.isIdle, alarms.state == .quiet, !clockShowing(at: t) {
-            return activeAt + settings.display.idleAfter
+        // While a button is held the clock waits for the release, which is
+        // an edge of its own: no wake-up for it meanwhile.
+        let appears = activeAt + settings.display.idleAfter
+        if settings.display.idleClock, program.isIdle, alarms.state == .quiet, appears > t,
+           !Button.allCases.contains(where: input.isHeld) {
+            return appears
         }
         return nil
     }

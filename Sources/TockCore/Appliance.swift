@@ -159,14 +159,17 @@ public struct Appliance: Sendable {
                 // How each button acts is decided as it goes down, in the
                 // state the panel is in then.
                 let styles = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, pressStyle($0, at: now.at(t))) })
+                let waking = clockShowing(at: t)
                 for (occurrence, when) in input.fireNext(at: due, style: { styles[$0]! }) {
                     let at = max(when, lastChange)
                     advanceProgram(to: now.at(max(at, processed)))
                     switch occurrence {
-                    case .action(let a): route(a, at: at, now: now, fromPanel: true)
-                    case .switched(let pos): routeSwitch(pos, at: at, now: now)
+                    case .action(let a): route(a, at: at, now: now, fromPanel: true, waking: waking)
+                    case .switched(let pos): routeSwitch(pos, at: at, now: now, waking: waking)
                     }
                 }
+                // Any settled edge, a release too, is activity for the idle clock.
+                activeAt = max(activeAt, t)
             }
             processed = max(processed, t)
         }

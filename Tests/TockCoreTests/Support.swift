@@ -1,3 +1,4 @@
+import Testing
 @testable import TockCore
 
 /// Seconds on the virtual clock (tests count from an origin of 1000 s).
@@ -60,9 +61,17 @@ struct VirtualAppliance {
     /// Run until `s` seconds, waking whenever asked.
     mutating func run(to s: Double) {
         let end = at(s)
+        var repeats = 0
         while true {
             let w = [wake.0, wake.1.map { clock.monotonic(at: $0) }].compactMap { $0 }.min()
             guard let next = w, next <= end else { break }
+            // A core that keeps asking for an instant already passed would
+            // spin the real reactor: fail instead of hanging.
+            repeats = next <= t ? repeats + 1 : 0
+            guard repeats < 1000 else {
+                Issue.record("the appliance keeps asking to be woken at \(next) (now \(t)): a busy loop")
+                break
+            }
             t = max(t, next)
             wakeUps += 1
             take(core.handle(.tick, at: clock))

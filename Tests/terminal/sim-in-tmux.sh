@@ -24,14 +24,14 @@ wait_for() {
   echo "FAIL: the screen never showed '$1'; it shows:"; screen; exit 1
 }
 # The big digits for a display text, as tock render draws them.
-digits() { "$tock" render "$1" | head -5; }
+digits() { "$tock" render -- "$1" | head -5 | sed 's/[[:space:]]*$//'; }
 shows_digits() {
   local want; want=$(digits "$1")
   for _ in $(seq 1 100); do
     if screen | sed -n '3,7p' | sed 's/^  //; s/[[:space:]]*$//' | diff -q - <(echo "$want") >/dev/null; then return 0; fi
     sleep 0.05
   done
-  echo "FAIL: the display never showed $1; it shows:"; screen; exit 1
+  echo "FAIL: the display never showed $1; it shows:"; screen; cat "$work"/*.jsonl 2>/dev/null | tail -12; exit 1
 }
 
 wait_for "state: ready"
@@ -60,7 +60,7 @@ grep -q '"state":"ringing"' "$work/trace.jsonl" || { echo "FAIL: the real-time t
 # alarm list behind a long Start.
 tmux kill-session -t $session
 printf 'timer:\n  presets: [3s]\ndisplay: {idle: clock, idle_after: 3s}\nclock: {zone: UTC, colon: steady, require_sync: false}\nalarms: [{at: "23:59"}]\n' > "$work/clock.yaml"
-tmux new-session -d -s $session -x 100 -y 30 "NO_COLOR=1 $tock sim --config $work/clock.yaml; sleep 60"
+tmux new-session -d -s $session -x 100 -y 30 "NO_COLOR=1 $tock sim --config $work/clock.yaml --trace $work/clock.jsonl; sleep 60"
 wait_for "state: ready"
 shows_digits "00:03"
 # The time of day, now or a minute later (the check may straddle a minute).
@@ -77,6 +77,9 @@ clock_shows
 tmux send-keys -t $session s
 shows_digits "00:03"
 wait_for "state: ready"
+# A key is a press held 100 ms; the same button again within it would be
+# the same press, so let this one end first.
+sleep 0.2
 tmux send-keys -t $session S
 shows_digits "AL 1"
 tmux send-keys -t $session r
