@@ -396,6 +396,16 @@ class Load:
         self.proc.wait()
 
 
+def focused(out, text, data):
+    """A focused run's table in OUT/TABLE.md, its figures in OUT/results.json."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "TABLE.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(data, f)
+    print(text)
+
+
 def main():
     global UNIT
     ap = argparse.ArgumentParser()
@@ -414,13 +424,7 @@ def main():
     if args.idle_clock_only:
         import report
         rows = idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"))
-        os.makedirs(args.out, exist_ok=True)
-        text = report.idle_clock_table(rows) + "\n"
-        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-            f.write(text)
-        with open(os.path.join(args.out, "results.json"), "w") as f:
-            json.dump({"idle_clock": rows}, f)
-        print(text)
+        focused(args.out, report.idle_clock_table(rows) + "\n", {"idle_clock": rows})
         return
     UNIT = args.unit
     if args.programs:
@@ -450,12 +454,8 @@ def main():
     idle = [] if args.programs or args.conditions else idle_clock(plan, binaries, work)
     import report
     if args.programs or args.conditions:  # a focused run: the tables only
-        text = report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n"
-        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-            f.write(text)
-        with open(os.path.join(args.out, "results.json"), "w") as f:
-            json.dump({"results": results}, f)
-        print(text)
+        focused(args.out, report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n",
+                {"results": results})
         return
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
     with open(os.path.join(args.out, "results.json"), "w") as f:
