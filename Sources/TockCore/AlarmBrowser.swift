@@ -49,7 +49,7 @@ struct AlarmBrowser: Equatable, Sendable {
     }
 
     func presentation(_ entries: [AlarmClock.Entry], digits: Int, at t: Instant) -> Presentation {
-        guard index < entries.count else { return Presentation(.text("AL --")) }
+        guard index < entries.count else { return Presentation(.text("AL--")) }
         let a = entries[index].alarm
         let n = index + 1
         let time = a.timeText

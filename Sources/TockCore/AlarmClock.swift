@@ -127,7 +127,7 @@ public struct AlarmClock: Sendable {
         let drift = (now.wall - lookWall) - elapsed
         // NTP slews at most 500 ppm; anything beyond 1000 ppm (or 1 s) is a step.
         let tolerance = max(.seconds(1), elapsed / 1000)
-        if forward, drift > tolerance || drift < .zero - tolerance { notices += stepped(to: now) }
+        if forward, drift > tolerance || drift < .zero - tolerance { stepped(to: now) }
         while let due = deadline(at: now), due <= now.monotonic {
             if let m = monotonicDeadline, m == due {
                 switch state {
@@ -159,37 +159,18 @@ public struct AlarmClock: Sendable {
         return notices
     }
 
-    /// The wall clock was stepped. Forward past occurrences: the latest of
-    /// each alarm rings if less than `ringFor` late, from now (it was never
-    /// heard), and earlier ones are missed. Back: nothing already handled
-    /// rings again, unless the clock went back more than a day before it,
-    /// which means it was wrong before.
-    private mutating func stepped(to now: Now) -> [Notice] {
-        var notices: [Notice] = []
-        for i in entries.indices {
-            if entries[i].handledThrough > now.wall + .seconds(86_400) {
-                entries[i].handledThrough = now.wall
-                entries[i] = scheduled(entries[i])
-                continue
-            }
-            guard var latest = entries[i].next, latest <= now.wall else { continue }
-            // Occurrences more than a week back are all missed alike.
-            if now.wall - latest > .seconds(8 * 86_400), let o = occurrence(of: entries[i].alarm, after: now.wall - .seconds(8 * 86_400)) {
-                notices.append(.missed(entries[i].alarm, at: latest))
-                latest = o
-            }
-            while let o = occurrence(of: entries[i].alarm, after: latest), o <= now.wall {
-                notices.append(.missed(entries[i].alarm, at: latest))
-                latest = o
-            }
-            handle(i, through: latest)
-            if now.wall - latest < settings.ringFor {
-                notices += ring(entries[i].alarm, since: now.monotonic)
-            } else {
-                notices.append(.missed(entries[i].alarm, at: latest))
-            }
+    /// The wall clock was stepped. What a step forward jumped over is
+    /// decided by the loop in `advance` like any late occurrence (less than
+    /// `ringFor` late rings, anything older is missed), but rings from now:
+    /// it was never heard. Back: nothing already handled rings again,
+    /// unless the clock went back more than a day before it, which means it
+    /// was wrong before.
+    private mutating func stepped(to now: Now) {
+        lookMonotonic = now.monotonic
+        for i in entries.indices where entries[i].handledThrough > now.wall + .seconds(86_400) {
+            entries[i].handledThrough = now.wall
+            entries[i] = scheduled(entries[i])
         }
-        return notices
     }
 
     private mutating func ring(_ a: DailyAlarm, since: Instant) -> [Notice] {

@@ -8,11 +8,16 @@
 /// timer view back: it does not act, and the count underneath is untouched
 /// (a flip is remembered and applies at the next reset, as while running).
 extension Appliance {
-    /// The idle clock is on the display at `t`: never while a button is
-    /// held, so a long press begun on the timer view stays a long press.
+    /// The idle clock is on the display at `t`.
     func clockShowing(at t: Instant) -> Bool {
-        settings.display.idleClock && program.isIdle && !browsing(at: t) && alarms.state == .quiet
-            && t - activeAt >= settings.display.idleAfter && !Button.allCases.contains(where: input.isHeld)
+        clockMayShow && !browsing(at: t) && t >= activeAt + settings.display.idleAfter
+    }
+
+    /// Nothing keeps the idle clock away but time: it is on, nothing counts
+    /// or rings, and no button is held (a long press begun on the timer view
+    /// stays a long press; the release is activity of its own).
+    private var clockMayShow: Bool {
+        settings.display.idleClock && program.isIdle && alarms.state == .quiet && !Button.allCases.contains(where: input.isHeld)
     }
 
     /// The alarm list is on the display at `t`.
@@ -52,16 +57,14 @@ extension Appliance {
             alarmChanged(at: t)
             return
         }
+        // (A press from the panel is activity for the idle clock already:
+        // the input loop counts every settled edge.)
         if fromPanel, browsing(at: t), let list = browse {
             browse = list.press(b, alarms: &alarms, at: now.at(t))
-            activeAt = max(activeAt, t)
             return
         }
         browse = nil
-        if fromPanel, waking {
-            activeAt = t
-            return
-        }
+        if fromPanel, waking { return }
         if b == .reset, snoozeShowing(at: t) {
             notices += alarms.dismiss()
             alarmChanged(at: t)
@@ -69,7 +72,6 @@ extension Appliance {
         }
         if action == .longPressed(.start), canBrowse {
             browse = AlarmBrowser(opening: alarms, at: t)
-            activeAt = max(activeAt, t)
             return
         }
         apply(action, at: t, now: now)
@@ -88,7 +90,6 @@ extension Appliance {
         }
         if waking {
             program.noteSwitch(p)
-            activeAt = t
             return
         }
         browse = nil
@@ -130,13 +131,7 @@ extension Appliance {
         if let list = browse, browsing(at: t) {
             return [list.lastPress + AlarmBrowser.leaveAfter, list.nextChange(after: t, digits: renderer.digits)].compactMap { $0 }.min()
         }
-        // While a button is held the clock waits for the release, which is
-        // an edge of its own: no wake-up for it meanwhile.
         let appears = activeAt + settings.display.idleAfter
-        if settings.display.idleClock, program.isIdle, alarms.state == .quiet, appears > t,
-           !Button.allCases.contains(where: input.isHeld) {
-            return appears
-        }
-        return nil
+        return clockMayShow && appears > t ? appears : nil
     }
 }

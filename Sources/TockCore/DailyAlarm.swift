@@ -20,7 +20,8 @@ public struct DailyAlarm: Equatable, Sendable {
     /// `06:45`.
     public var timeText: String { Self.timeText(minute) }
 
-    static func timeText(_ minute: Int) -> String {
+    /// A minute of the day as `HH:MM`.
+    public static func timeText(_ minute: Int) -> String {
         "\(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
     }
 
