@@ -36,4 +36,25 @@ struct SystemClockTests {
               "(window \(boottimeAfter - boottimeBefore) ns); offset applied (time suspended since boot):",
               millisecondsText(.nanoseconds(converted - monotonic)))
     }
+
+    @Test func theSyncFlagIsAskedOncePerMinuteWhileYesAndAtEveryEventWhileNo() {
+        final class Kernel: @unchecked Sendable { var answer: Bool? = false; var asked = 0 }
+        let kernel = Kernel()
+        let flag = SyncFlag(read: { kernel.asked += 1; return kernel.answer })
+        let s: Int64 = 1_000_000_000
+        #expect(flag.value(at: 0) == false)
+        #expect(flag.value(at: 1 * s) == false)
+        #expect(kernel.asked == 2)  // unsynchronised: every event asks
+        kernel.answer = true
+        #expect(flag.value(at: 2 * s) == true)  // seen at the first event after NTP
+        #expect(flag.value(at: 30 * s) == true)
+        #expect(flag.value(at: 61 * s) == true)
+        #expect(kernel.asked == 3)  // then trusted for a minute
+        #expect(flag.value(at: 62 * s) == true)
+        #expect(kernel.asked == 4)
+    }
+
+    @Test func nowCarriesTheKernelsSyncFlag() {
+        #expect(clock.now().wallSynchronised == (SystemClock.synchronised ?? true))
+    }
 }
