@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), TockDrivers,
+//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), CMosquitto, TockDrivers,
 //   TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 let package = Package(
@@ -26,12 +26,14 @@ let package = Package(
         // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
         .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "TockGPIOD", dependencies: ["TockHardware", "CGpiod"]),
+        // libmosquitto (libmosquitto-dev): the MQTT link, run only with `mqtt:` configured.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "TockLinux", dependencies: [
             "TockHardware", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD",
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -15,6 +15,8 @@ public struct ApplianceConfig: Equatable, Sendable {
     public var hardware = HardwareConfig()
     /// CPU scheduling for the service (nil: leave it to the unit).
     public var scheduling: Scheduling? = nil
+    /// The MQTT link (nil: no network code runs).
+    public var mqtt: MqttConfig? = nil
     /// What the file leaves to a fallback, to log at start-up.
     public var warnings: [String] = []
     /// The file and the line of each key, for problems found after parsing.
@@ -26,7 +28,7 @@ public struct ApplianceConfig: Equatable, Sendable {
     /// Every default, in the system's time zone: the appliance without a file.
     public static func defaults() throws -> ApplianceConfig { try parse(yaml: "", file: "(defaults)") }
 
-    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling"] + hardwareKeys
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling", "mqtt"] + hardwareKeys
 
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> ApplianceConfig {
@@ -119,6 +121,7 @@ public struct ApplianceConfig: Equatable, Sendable {
             if sched.policy != .other, s["nice"] != nil { r.problem(s["nice"], "scheduling.nice", "nice applies to policy other only") }
             scheduling = sched
         }
+        if let n = top["mqtt"] { readMqtt(n, r) }
         readHardware(top, r)
         checkLines(top, r)
         // Cross-field rules.

@@ -20,6 +20,8 @@ public final class ApplianceDriver {
     public var onPersist: ((Snapshot) -> Void)?
     /// Called with every batch of commands (for screens and status).
     public var onCommands: (([Appliance.Command]) -> Void)?
+    /// Called with each press the fleet group is to carry out.
+    public var onGroupChange: ((GroupChange) -> Void)?
     /// The last state and frame carried out.
     public private(set) var state: StateName?
     public private(set) var frame: Frame?
@@ -75,6 +77,21 @@ public final class ApplianceDriver {
         perform(try core.editAlarms(edit, at: now), at: now.monotonic)
     }
 
+    /// Elapsed and remaining time now.
+    public func progress() -> Progress { core.progress(at: clock()) }
+
+    /// Whether the fleet group can be reached (presses go through it).
+    public var groupLinked: Bool {
+        get { core.groupLinked }
+        set { core.groupLinked = newValue }
+    }
+
+    /// Take the fleet group's program (see `Appliance.adoptGroup`).
+    public func adoptGroup(_ state: Snapshot) throws(Appliance.Refusal) {
+        let now = clock()
+        perform(try core.adoptGroup(state, at: now), at: now.monotonic)
+    }
+
     /// Every exit path: buzzer off, display dark, LEDs off.
     public func shutdown() {
         output("buzzer") { try sounder.sound(nil) }
@@ -109,6 +126,8 @@ public final class ApplianceDriver {
                 onPersist?(s)
             case .alarm(let notice):
                 log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
+            case .group(let change):
+                onGroupChange?(change)
             }
         }
         onCommands?(commands)

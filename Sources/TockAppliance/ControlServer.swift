@@ -24,7 +24,7 @@ final class ControlServer {
 
     private let listener: UnixListener
     private let reactor: Reactor
-    private let driver: ApplianceDriver
+    private let service: ControlService
     private let log: Logger
     private let now: () -> Instant
     private var clients: [CInt: Client] = [:]
@@ -33,14 +33,14 @@ final class ControlServer {
     /// its deadline).
     var onActivity: (() -> Void)?
 
-    init(path: String, reactor: Reactor, driver: ApplianceDriver, log: Logger, idleLimit: Duration = .seconds(5),
+    init(path: String, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
          now: @escaping () -> Instant) throws {
         self.idleLimit = idleLimit
         do { listener = try UnixListener(path: path) } catch {
             throw ControlSocketError(path: path, errno: error)
         }
         self.reactor = reactor
-        self.driver = driver
+        self.service = service
         self.log = log
         self.now = now
         try reactor.watch(listener.descriptor.rawValue) { [unowned self] in
@@ -134,70 +134,8 @@ final class ControlServer {
         do { request = try ControlRequest.parse(line) } catch {
             return reply(c, ["ok": false, "error": error.description])
         }
-        switch request {
-        case .status:
-            return reply(c, status())
-        case .start, .stop, .reset:
-            let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
-            driver.action(.pressed(b))
-            return reply(c, status())
-        case .set(let d):
-            do { try driver.setPreset(d) } catch { return reply(c, ["ok": false, "error": error.description]) }
-            return reply(c, status())
-        case .mode(let m):
-            do { try driver.setMode(Settings.Mode(rawValue: m)!) } catch { return reply(c, ["ok": false, "error": error.description]) }
-            return reply(c, status())
-        case .watch:
-            c.watching = true
-            return reply(c, status())
-        case .alarm(let op):
-            do {
-                switch op {
-                case .list: break
-                case .add(let a): try driver.editAlarms(.add(a))
-                case .remove(let n): try driver.editAlarms(.remove(n))
-                case .on(let n): try driver.editAlarms(.enable(n, true))
-                case .off(let n): try driver.editAlarms(.enable(n, false))
-                case .skipNext(let n): try driver.editAlarms(.skipNext(n))
-                }
-            } catch { return reply(c, ["ok": false, "error": error.description]) }
-            return reply(c, status())
-        }
-    }
-
-    private func status() -> [String: Any] {
-        let core = driver.core
-        var s: [String: Any] = [
-            "ok": true,
-            "state": driver.state?.rawValue ?? "starting",
-            "display": driver.frame?.text ?? "",
-            "buzzer": driver.tone != nil,
-            "mode": core.settings.mode.rawValue,
-        ]
-        let zone = core.alarms.zone
-        s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
-            var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,
-                                    "label": e.alarm.label, "line": AlarmText.line(e, number: i + 1, zone: zone)]
-            if let next = e.next { a["next"] = AlarmText.local(next, zone) }
-            return a
-        }
-        switch core.alarms.state {
-        case .quiet: break
-        case .ringing(let r, _): s["alarm"] = "ringing \(AlarmText.clock(r.minute))"
-        case .snoozed(let r, let until):
-            s["alarm"] = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
-        }
-        if let timer = core.program as? CountTimer {
-            s["preset"] = DurationText.format(timer.preset)
-            s["presets"] = timer.presets.map(DurationText.format)
-            s["direction"] = timer.direction.rawValue
-            switch timer.state {
-            case .running(let run): s["elapsed_ms"] = run.elapsed(at: now()).nanoseconds / 1_000_000
-            case .paused(let e, _): s["elapsed_ms"] = e.nanoseconds / 1_000_000
-            default: break
-            }
-        }
-        return s
+        if request == .watch { c.watching = true }
+        return reply(c, service.reply(to: request))
     }
 
     /// Send one JSON line without waiting; false if the client cannot take it.

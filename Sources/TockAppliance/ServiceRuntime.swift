@@ -67,14 +67,20 @@ public final class ServiceRuntime {
         driver.onPersist = { store?.save($0) }
         driver.onWake = { [unowned self] m, w in wake = (m, w) }
         hardware.panel?.connect { driver.edge($0) }
+        let service = ControlService(driver: driver, now: { [clock] in clock.now().monotonic })
         let control = try options.controlPath.map {
-            try ControlServer(path: $0, reactor: reactor, driver: driver, log: log, idleLimit: options.controlIdleLimit,
+            try ControlServer(path: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
                               now: { [clock] in clock.now().monotonic })
+        }
+        let mqtt = try config.mqtt.map {
+            MqttBridge(config: $0, client: try MqttClient(config: $0, reactor: reactor, log: log, now: { [clock] in clock.now().monotonic }),
+                       driver: driver, service: service, log: log, clock: { [clock] in clock.now() })
         }
         let timingSink = try options.timingLogPath.map { try TraceSink(path: $0) }
         let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
         driver.onCommands = { [clock] commands in
             control?.publish(commands)
+            mqtt?.outputs(commands)
             timing?.outputs(commands, doneAt: clock.now().monotonic)
         }
         if let timing { reactor.onDeadlineWake = { timing.wake(deadline: $0, at: $1) } }
@@ -87,13 +93,15 @@ public final class ServiceRuntime {
             try? notifier.notify(["STATUS=\(s)"])
         }
         func rearm() {
-            let m = [wake.0, nextWatchdog, control?.deadline].compactMap { $0 }.min()
-            do { try reactor.arm(monotonic: m, wall: wake.1) } catch { log.critical("cannot arm the timer: \(error)") }
+            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline].compactMap { $0 }.min()
+            let w = [wake.1, mqtt?.group?.wallDeadline].compactMap { $0 }.min()
+            do { try reactor.arm(monotonic: m, wall: w) } catch { log.critical("cannot arm the timer: \(error)") }
             trace?.flush()
             timingSink?.flush()
             report()
         }
         control?.onActivity = rearm
+        mqtt?.client.onActivity = rearm
         // An input whose descriptor fails (its chip went away) would be
         // reported readable forever: stop instead, with an error, so the
         // service manager restarts us and the hardware is opened afresh.
@@ -125,6 +133,10 @@ public final class ServiceRuntime {
                 nextWatchdog = now + interval
             }
             control?.expire()
+            if let mqtt {
+                mqtt.client.expire()
+                mqtt.group?.expire()
+            }
             driver.tick()
             rearm()
         }
@@ -152,6 +164,7 @@ public final class ServiceRuntime {
         }
 
         driver.start()
+        mqtt?.client.start()
         if let interval = notifier.watchdogInterval { nextWatchdog = clock.now().monotonic + interval }
         rearm()
         try? notifier.notify(["READY=1", "STATUS=\(status)"])
@@ -165,6 +178,7 @@ public final class ServiceRuntime {
         }
         try? notifier.notify(["STOPPING=1"])
         control?.close()
+        mqtt?.close()
         store?.save(driver.core.snapshot(at: clock.now()))
         driver.shutdown()
         trace?.flush()

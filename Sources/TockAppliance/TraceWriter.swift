@@ -35,6 +35,8 @@ public final class TraceWriter {
             write(t, "\(json("led." + name)):\(lit)")
         case .alarm(let notice):
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
+        case .group(let change):
+            write(t, "\"group\":\(json(change.press))")
         case .wake, .persist:
             break
         }

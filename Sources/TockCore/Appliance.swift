@@ -33,6 +33,8 @@ public struct Appliance: Sendable {
         case persist(Snapshot)
         /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
         case alarm(AlarmClock.Notice)
+        /// A press for the fleet group to carry out (see `GroupChange`).
+        case group(GroupChange)
     }
 
     public let settings: Settings
@@ -58,6 +60,10 @@ public struct Appliance: Sendable {
     var browse: AlarmBrowser?
     /// Alarm notices not yet reported.
     var notices: [AlarmClock.Notice] = []
+    /// The fleet group can be reached: presses go through it.
+    public var groupLinked = false
+    /// Group changes not yet handed out.
+    var groupChanges: [GroupChange] = []
     /// The mode the configuration file asks for; `settings.mode` may differ
     /// after `tock mode` changed it at run time.
     public let fileMode: Settings.Mode
@@ -194,6 +200,10 @@ public struct Appliance: Sendable {
     }
 
     mutating func apply(_ action: ButtonAction, at t: Instant, now: Now) {
+        if let change = groupChange(for: action, at: now.at(t)) {
+            groupChanges.append(change)
+            return
+        }
         let signals = program.handle(action, at: now.at(t))
         note(signals.map { ($0, t) }, at: t)
     }
@@ -230,6 +240,8 @@ public struct Appliance: Sendable {
 
         for n in notices { commands.append(.alarm(n)) }
         notices = []
+        for g in groupChanges { commands.append(.group(g)) }
+        groupChanges = []
 
         var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t),
                                     alarms.monotonicDeadline, panelDeadline(at: now)].compactMap { $0 }

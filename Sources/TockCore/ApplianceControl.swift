@@ -18,7 +18,7 @@ extension Appliance {
         }
         if new.mode != fileMode { snap.fileMode = nil }  // the file's mode wins
         var next = Appliance(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
-        next.shown = shown
+        carryOver(to: &next)
         return next
     }
 
@@ -33,6 +33,7 @@ extension Appliance {
         guard timer.stateName == .ready || timer.stateName == .done else {
             throw Refusal("the timer is \(timer.stateName.rawValue); stop and reset it first")
         }
+        if let grouped = try groupChange("set", at: now, { (a, then) throws(Refusal) in try a.setPreset(d, at: then) }) { return grouped }
         timer.setPreset(d)
         program = timer
         return handle(.tick, at: now)
@@ -48,6 +49,7 @@ extension Appliance {
         guard mode != .countdown || settings.countdownUntil != nil else {
             throw Refusal("countdown needs countdown.until in the configuration file")
         }
+        if let grouped = try groupChange("mode", at: now, { (a, then) throws(Refusal) in try a.setMode(mode, at: then) }) { return grouped }
         var s = settings
         s.mode = mode
         var snap = snapshot(at: now)
@@ -59,7 +61,7 @@ extension Appliance {
         file.mode = fileMode
         snap.fileMode = fileMode.rawValue
         var next = Appliance(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
-        next.shown = shown
+        carryOver(to: &next)
         self = next
         return handle(.tick, at: now)
     }

@@ -17,6 +17,9 @@ public struct Settings: Equatable, Sendable {
     public var clock = ClockSettings()
     /// Daily alarms from the configuration file (`alarms:`).
     public var alarms: [DailyAlarm] = []
+    /// A fleet group (`mqtt.group`): presses act on every member at one
+    /// agreed instant instead of at once.
+    public var group: GroupSettings? = nil
 
     public init() {}
 
@@ -25,6 +28,14 @@ public struct Settings: Equatable, Sendable {
     /// The shortest preset edit mode steps down to (one edit step; the
     /// configuration file may give shorter ones).
     public static let shortestPreset: Duration = .seconds(10)
+}
+
+public struct GroupSettings: Equatable, Sendable {
+    /// How far ahead of a press its agreed instant lies: room for the
+    /// message to reach every member first.
+    public var lead: Duration
+    public static let defaultLead: Duration = .milliseconds(250)
+    public init(lead: Duration = defaultLead) { self.lead = lead }
 }
 
 public struct IntervalSettings: Equatable, Sendable {

@@ -31,6 +31,14 @@ public final class Epoll {
         try Syscall.epollControl(epollDescriptor, EPOLL_CTL_ADD, descriptor, events: EPOLLIN.rawValue)
     }
 
+    /// Watches `descriptor` for input, and for room to write while
+    /// `writable` is true (`EPOLLOUT`; level-triggered, so ask for it only
+    /// while there is something waiting to be written).
+    public func modify(_ descriptor: FileDescriptor, writable: Bool) throws(Errno) {
+        let events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        try Syscall.epollControl(epollDescriptor, EPOLL_CTL_MOD, descriptor, events: events)
+    }
+
     /// Stops watching `descriptor`. epoll_ctl(2) reports `ENOENT` if it was
     /// not watched. Closing a descriptor removes it by itself only when no
     /// duplicate of it is open (epoll(7), Q6), so remove before closing.

@@ -71,13 +71,21 @@ public final class Reactor {
         try epoll.add(realtimeTimer.descriptor)
     }
 
-    /// Calls `handler` on every wake-up while `fd` has input pending. The
+    /// Calls `handler` on every wake-up while `fd` has input pending (or,
+    /// see `setWritable`, room for output). The
     /// handler must read what is pending (epoll is level-triggered) and must
     /// not be given a descriptor that is already watched.
     public func watch(_ fd: CInt, _ handler: @escaping () -> Void) throws {
         precondition(handlers[fd] == nil && !isInternal(fd), "descriptor \(fd) is already watched by the reactor")
         try epoll.add(FileDescriptor(rawValue: fd))
         handlers[fd] = handler
+    }
+
+    /// Also calls `fd`'s handler when `fd` can take more output, while
+    /// `writable` is true (a socket with a backlog to send).
+    public func setWritable(_ fd: CInt, _ writable: Bool) throws {
+        precondition(handlers[fd] != nil, "descriptor \(fd) is not watched by the reactor")
+        try epoll.modify(FileDescriptor(rawValue: fd), writable: writable)
     }
 
     /// Stops watching `fd`; call it before closing `fd`. A handler may

@@ -56,7 +56,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # ---------------------------------------------------------------- root file system
-packages=systemd,systemd-sysv,udev,adduser,libgpiod2,kmod,libstdc++6,init-system-helpers
+packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,kmod,libstdc++6,init-system-helpers
 if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
   say "root file system: cached"
 else

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import TockCore
+
+/// The appliance on MQTT: its state on retained topics under the prefix,
+/// commands on `<prefix>/cmd` answered on `<prefix>/reply` by the same
+/// rules as the control socket, Home Assistant discovery, and the fleet
+/// group (`MqttGroup`). Everything runs on the reactor's thread, timed by
+/// `MqttClient.measure`.
+final class MqttBridge {
+    private let config: MqttConfig
+    let client: MqttClient
+    private let driver: ApplianceDriver
+    private let service: ControlService
+    private let log: Logger
+    private let now: () -> Instant
+    let group: MqttGroup?
+    /// The last value sent on each state topic (cleared on connecting, so
+    /// everything is sent again).
+    private var published: [String: String] = [:]
+    /// Commands received, and those ignored as malformed.
+    private(set) var received = 0
+    private(set) var ignored = 0
+    private var ignoredReportedAt: Instant?
+    private var ignoredSinceReport = 0
+
+    static let version = "0.1.0"
+
+    init(config: MqttConfig, client: MqttClient, driver: ApplianceDriver, service: ControlService, log: Logger,
+         clock: @escaping () -> Now) {
+        self.config = config
+        self.client = client
+        self.driver = driver
+        self.service = service
+        self.log = log
+        self.now = { clock().monotonic }
+        group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, driver: driver, log: log, clock: clock) }
+        client.onConnected = { [unowned self] in connected() }
+        client.onDisconnected = { [unowned self] in group?.linked(false) }
+        client.onMessage = { [unowned self] topic, payload in
+            if topic == commandTopic { command(payload) } else if topic == config.groupTopic { group?.received(payload) }
+        }
+        driver.onGroupChange = { [unowned self] change in group?.send(change) }
+        service.statusExtras.append { [unowned self] s in
+            s["mqtt"] = ["link": client.link.rawValue, "worst_stall_us": client.worstStall.nanoseconds / 1000,
+                         "received": received, "ignored": ignored, "replies_dropped": client.dropped]
+            if let g = group?.status { s["group"] = g }
+        }
+    }
+
+    private var commandTopic: String { "\(config.topicPrefix)/cmd" }
+
+    private func connected() {
+        client.subscribe(commandTopic)
+        published = [:]
+        client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version) {
+            client.publish(topic, config.discovery ? Self.json(payload) : [])
+        }
+        publishState(force: true)
+        group?.linked(true)
+    }
+
+    /// After each batch of outputs: send the topics whose value changed;
+    /// the times go along with a display or state change, no more often.
+    func outputs(_ commands: [Appliance.Command]) {
+        guard client.link == .connected else { return }
+        let shown = commands.contains {
+            switch $0 {
+            case .render, .state, .buzzer: true
+            default: false
+            }
+        }
+        guard shown else { return }
+        client.measure { publishState(force: false) }
+    }
+
+    private func publishState(force: Bool) {
+        let core = driver.core
+        let progress = driver.progress()
+        var values: [(String, String)] = [
+            ("state", driver.state?.rawValue ?? "starting"),
+            ("display", driver.frame?.text ?? ""),
+            ("mode", core.settings.mode.rawValue),
+            ("preset", (core.program as? CountTimer).map { DurationText.format($0.preset) } ?? ""),
+            ("buzzer", driver.tone != nil ? "on" : "off"),
+        ]
+        let displayChanged = published["display"] != values[1].1 || published["state"] != values[0].1
+        if force || displayChanged {
+            values.append(("elapsed_ms", progress.elapsed.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
+            values.append(("remaining_ms", progress.remaining.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
+        }
+        for (key, value) in values where force || published[key] != value {
+            published[key] = value
+            client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
+        }
+    }
+
+    /// One request from `<prefix>/cmd`. A payload that is not a request
+    /// is ignored without a reply (a flood must not become a flood of
+    /// replies), and reported at most once a minute.
+    private func command(_ payload: UnsafeRawBufferPointer) {
+        received += 1
+        guard payload.count <= ControlRequest.maxLine else {
+            return malformed("\(payload.count) bytes, longer than \(ControlRequest.maxLine)")
+        }
+        let request: ControlRequest
+        do { request = try ControlRequest.parse(Array(payload)) } catch { return malformed(error.description) }
+        let reply: [String: Any] = request == .watch
+            ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
+            : service.reply(to: request)
+        client.publish("\(config.topicPrefix)/reply", Self.json(reply), retain: false)
+    }
+
+    private func malformed(_ why: String) {
+        ignored += 1
+        let t = now()
+        if let last = ignoredReportedAt, t < last + .seconds(60) {
+            ignoredSinceReport += 1
+            return
+        }
+        let more = ignoredSinceReport > 0 ? " (and \(ignoredSinceReport) more in the last minute)" : ""
+        log.warning("mqtt: ignored a message on \(commandTopic): \(why)\(more); at most one such line a minute")
+        ignoredReportedAt = t
+        ignoredSinceReport = 0
+    }
+
+    func close() {
+        client.measure { client.close() }
+    }
+
+    static func json(_ object: [String: Any]) -> [UInt8] {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])).map { [UInt8]($0) } ?? []
+    }
+}

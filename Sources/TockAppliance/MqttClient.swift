@@ -1,0 +1,294 @@
+import CMosquitto
+import Glibc
+import Logging
+import TockCore
+import TockLinux
+
+/// One MQTT connection (libmosquitto) driven by the appliance's own reactor:
+/// no thread of its own and no blocking call on the loop. The socket is
+/// non-blocking and watched for input, and for output only while
+/// libmosquitto has something queued; keepalive pings and reconnects are
+/// the reactor's deadlines. A lost or refused connection is retried with a
+/// doubling backoff (1 s to 60 s), and each change of the link's state is
+/// logged once.
+///
+/// Memory stays bounded whatever the broker does: nothing is published
+/// while the link is down (everything is published afresh on connecting),
+/// at most `maxInFlight` QoS 1 messages await their acknowledgement, and
+/// beyond that a retained topic keeps only its latest value.
+final class MqttClient {
+    enum Link: String { case down, connecting, connected }
+
+    static let maxInFlight = 32
+    static let longestBackoff: Duration = .seconds(60)
+
+    private(set) var link = Link.down
+    /// The longest time one call into the MQTT code kept the loop busy.
+    private(set) var worstStall: Duration = .zero
+    /// Replies dropped because the broker was not taking messages.
+    private(set) var dropped = 0
+    /// Connected: subscribe and publish everything.
+    var onConnected: (() -> Void)?
+    /// A message arrived on a subscribed topic.
+    var onMessage: ((_ topic: String, _ payload: UnsafeRawBufferPointer) -> Void)?
+    /// The link went down (presses stop going through a group).
+    var onDisconnected: (() -> Void)?
+    /// Called after the socket was served (the loop re-arms its deadlines).
+    var onActivity: (() -> Void)?
+
+    private let config: MqttConfig
+    private let reactor: Reactor
+    private let log: Logger
+    private let now: () -> Instant
+    private let mosq: OpaquePointer
+    private var watched: CInt = -1
+    private var wantsWrite = false
+    private var retryAt: Instant?
+    private var backoff: Duration = .seconds(1)
+    private var nextMisc: Instant?
+    private var inFlight: Set<CInt> = []
+    /// Retained values waiting for room in flight, oldest first.
+    private var waiting: [(topic: String, payload: [UInt8])] = []
+    private var inCall = false
+    /// `mosquitto_connect_async` has stored the address: later attempts reconnect.
+    private var started = false
+
+    private static let library: Void = { mosquitto_lib_init() }()
+
+    init(config: MqttConfig, reactor: Reactor, log: Logger, now: @escaping () -> Instant) throws {
+        _ = Self.library
+        self.config = config
+        self.reactor = reactor
+        self.log = log
+        self.now = now
+        guard let m = mosquitto_new(config.clientID, true, nil) else {
+            throw HardwareError(.io, "mqtt: cannot create the client (out of memory?)")
+        }
+        mosq = m
+        mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        let will = Array("offline".utf8)
+        try check(mosquitto_will_set(mosq, "\(config.topicPrefix)/availability", CInt(will.count), will, 1, true), "the last will")
+        if let user = config.username {
+            try check(mosquitto_username_pw_set(mosq, user, config.password), "the user name")
+        }
+        if let tls = config.tls {
+            try check(mosquitto_tls_set(mosq, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "mqtt.tls")
+        }
+        mosquitto_connect_callback_set(mosq) { _, me, rc in MqttClient.from(me).connected(rc) }
+        mosquitto_message_callback_set(mosq) { _, me, message in
+            guard let message else { return }
+            let m = message.pointee
+            let payload = UnsafeRawBufferPointer(start: m.payload, count: Int(max(m.payloadlen, 0)))
+            MqttClient.from(me).onMessage?(String(cString: m.topic), payload)
+        }
+        mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
+    }
+
+    deinit { mosquitto_destroy(mosq) }
+
+    private static func from(_ p: UnsafeMutableRawPointer?) -> MqttClient { Unmanaged<MqttClient>.fromOpaque(p!).takeUnretainedValue() }
+
+    private func check(_ rc: CInt, _ what: String) throws {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw HardwareError(.io, "mqtt: \(what): \(Self.text(rc))") }
+    }
+
+    /// When the loop must call `expire()`: a reconnect or a keepalive check.
+    var deadline: Instant? { [retryAt, nextMisc].compactMap { $0 }.min() }
+
+    /// Start connecting (it completes on the loop).
+    func start() { measure { connect() } }
+
+    func expire() {
+        let t = now()
+        if let r = retryAt, r <= t {
+            retryAt = nil
+            measure { connect() }
+        }
+        if let m = nextMisc, m <= t {
+            nextMisc = nil
+            measure {
+                let rc = mosquitto_loop_misc(mosq)
+                if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_NO_CONN.rawValue { lost(rc) }
+            }
+        }
+    }
+
+    /// Publish with QoS 1. Retained values are state: only the latest of
+    /// each matters, so they wait for room in flight; anything else (a
+    /// reply) is dropped when there is none.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) {
+        guard link == .connected else { return }
+        if retain { waiting.removeAll { $0.topic == topic } }
+        guard inFlight.count < Self.maxInFlight else {
+            if retain { waiting.append((topic, payload)) } else { dropped += 1 }
+            return
+        }
+        send(topic, payload, retain: retain)
+    }
+
+    func subscribe(_ topic: String) {
+        let rc = mosquitto_subscribe(mosq, nil, topic, 1)
+        if rc != MOSQ_ERR_SUCCESS.rawValue { log.error("mqtt: cannot subscribe to \(topic): \(Self.text(rc))") }
+    }
+
+    /// Say `offline` and close (a clean stop; the broker sends the will
+    /// only when the connection is lost).
+    func close() {
+        if link == .connected {
+            publish("\(config.topicPrefix)/availability", Array("offline".utf8))
+            _ = mosquitto_loop_write(mosq, 1)
+            mosquitto_disconnect(mosq)
+        }
+        unwatch()
+        link = .down
+    }
+
+    /// Runs MQTT work and keeps the worst time it took.
+    func measure(_ body: () -> Void) {
+        if inCall { return body() }
+        inCall = true
+        let t0 = Self.monotonicNanoseconds()
+        body()
+        sync()
+        inCall = false
+        worstStall = max(worstStall, .nanoseconds(Self.monotonicNanoseconds() - t0))
+    }
+
+    // MARK: - The connection
+
+    private func connect() {
+        unwatch()  // libmosquitto closes the old socket; its number may come back
+        link = .connecting
+        let rc = started
+            ? mosquitto_reconnect_async(mosq)
+            : mosquitto_connect_async(mosq, config.host, CInt(config.port), CInt(config.keepalive.nanoseconds / 1_000_000_000))
+        started = true
+        if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc)))") }
+    }
+
+    private var address: String { "\(config.host):\(config.port)" }
+
+    private func connected(_ rc: CInt) {
+        guard rc == 0 else {
+            // CONNACK refusal codes, MQTT 3.1.1 section 3.2.2.3.
+            let why = rc == 4 || rc == 5
+                ? "\(address) refused the login (\(rc == 4 ? "bad user name or password" : "not authorised")); check mqtt.username and mqtt.password_file"
+                : "\(address) refused the connection (\(String(cString: mosquitto_connack_string(rc))))"
+            failed(why)
+            return
+        }
+        link = .connected
+        backoff = .seconds(1)
+        report("connected to \(address)", level: .notice)
+        onConnected?()
+    }
+
+    private func acknowledged(_ mid: CInt) {
+        inFlight.remove(mid)
+        while inFlight.count < Self.maxInFlight, !waiting.isEmpty {
+            let w = waiting.removeFirst()
+            send(w.topic, w.payload, retain: true)
+        }
+    }
+
+    private func send(_ topic: String, _ payload: [UInt8], retain: Bool) {
+        var mid: CInt = 0
+        let rc = payload.withUnsafeBytes { mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
+        if rc == MOSQ_ERR_SUCCESS.rawValue { inFlight.insert(mid) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+            log.error("mqtt: cannot publish to \(topic): \(Self.text(rc))")
+        }
+    }
+
+    /// The socket is ready: read what came, write what waits.
+    private func ready() {
+        measure {
+            var rc = mosquitto_loop_read(mosq, 1)
+            if rc == MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(mosq) >= 0 { rc = mosquitto_loop_write(mosq, 1) }
+            if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
+        }
+        onActivity?()
+    }
+
+    /// A call failed or the socket went away; nothing to do when the link
+    /// is already down (a refused login closes the socket after saying so).
+    private func lost(_ rc: CInt) {
+        switch link {
+        case .connected: failed("connection to \(address) lost (\(Self.text(rc)))")
+        case .connecting: failed("cannot connect to \(address) (\(Self.text(rc)))")
+        case .down: break
+        }
+    }
+
+    /// The link is down: say why (once per reason) and try again later.
+    private func failed(_ why: String) {
+        let wasConnected = link == .connected
+        link = .down
+        inFlight = []
+        waiting = []
+        unwatch()
+        let wait = backoff
+        backoff = min(backoff * 2, Self.longestBackoff)
+        retryAt = now() + wait
+        report("\(why); retrying in \(DurationText.format(wait)) and then up to every \(DurationText.format(Self.longestBackoff))", level: .warning,
+               key: why)
+        if wasConnected { onDisconnected?() }
+    }
+
+    private var reportKey = ""
+    private func report(_ line: String, level: Logger.Level, key: String? = nil) {
+        let k = key ?? line
+        guard k != reportKey else { return }
+        reportKey = k
+        log.log(level: level, "mqtt: \(line)")
+    }
+
+    /// Watch the socket libmosquitto has now, for output only while it has
+    /// some queued, and keep the keepalive check armed while connected.
+    private func sync() {
+        let fd = mosquitto_socket(mosq)
+        if fd != watched {
+            unwatch()
+            if fd >= 0 {
+                do {
+                    try reactor.watch(fd) { [unowned self] in ready() }
+                    watched = fd
+                } catch {
+                    log.error("mqtt: cannot watch the socket: \(error)")
+                }
+            }
+        }
+        if watched >= 0 {
+            let want = mosquitto_want_write(mosq)
+            if want != wantsWrite {
+                try? reactor.setWritable(watched, want)
+                wantsWrite = want
+            }
+        }
+        if watched < 0, link != .down { lost(MOSQ_ERR_CONN_LOST.rawValue) }
+        // libmosquitto pings after `keepalive` without traffic and gives up
+        // after another without an answer; a quarter of it is close enough.
+        if link == .down {
+            nextMisc = nil
+        } else if nextMisc == nil {
+            nextMisc = now() + config.keepalive / 4
+        }
+    }
+
+    private func unwatch() {
+        if watched >= 0 { try? reactor.unwatch(watched) }  // EBADF once libmosquitto has closed it: the handler is gone all the same
+        watched = -1
+        wantsWrite = false
+    }
+
+    private static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    static func text(_ rc: CInt) -> String {
+        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return String(cString: mosquitto_strerror(rc))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import TockCore
+
+/// A fleet group over MQTT: every member subscribes to one retained topic,
+/// `tock/groups/<name>`, which holds the latest press as
+/// `{"from","at","press","state"}`. A member that presses publishes there
+/// and schedules the change for itself; every member adopts each change
+/// at its instant `at` (wall clock, nanoseconds), counting on from it.
+///
+/// Rules that make every member end the same:
+/// - changes are ordered by (`at`, `from`); one that is not newer than the
+///   last applied is ignored, however late it comes;
+/// - one whose instant has passed (a member that joins, or a message later
+///   than the lead) is adopted at once, still counted from its `at`;
+/// - a member whose link is down acts alone; on reconnecting it takes the
+///   group's retained state if that is newer than what it last applied.
+final class MqttGroup {
+    struct Message: Codable, Equatable {
+        var from: String
+        var at: Int64
+        var press: String
+        var state: Snapshot
+
+        func isNewer(than o: (at: Int64, from: String)?) -> Bool {
+            guard let o else { return true }
+            return (at, from) > (o.at, o.from)
+        }
+    }
+
+    /// At most this many changes wait for their instant.
+    static let maxPending = 16
+
+    private let topic: String
+    private let config: MqttConfig
+    private let client: MqttClient
+    private let driver: ApplianceDriver
+    private let log: Logger
+    private let clock: () -> Now
+    private var pending: [Message] = []
+    private var applied: (at: Int64, from: String)?
+    private var lastRefusal = ""
+
+    init(topic: String, config: MqttConfig, client: MqttClient, driver: ApplianceDriver, log: Logger, clock: @escaping () -> Now) {
+        self.topic = topic
+        self.config = config
+        self.client = client
+        self.driver = driver
+        self.log = log
+        self.clock = clock
+    }
+
+    /// The wall-clock instant of the next change to adopt.
+    var wallDeadline: WallTime? { pending.first.map { WallTime(nanoseconds: $0.at) } }
+
+    var status: [String: Any] {
+        var s: [String: Any] = ["name": config.group ?? "", "pending": pending.count]
+        if let applied {
+            s["at"] = applied.at
+            s["from"] = applied.from
+        }
+        return s
+    }
+
+    func linked(_ up: Bool) {
+        if up { client.subscribe(topic) }
+        driver.groupLinked = up
+    }
+
+    /// A press here: tell the group, and schedule it here too (without
+    /// waiting for the broker to echo it back).
+    func send(_ change: GroupChange) {
+        let m = Message(from: config.clientID, at: change.at.nanoseconds, press: change.press, state: change.state)
+        guard let data = try? JSONEncoder().encode(m) else { return }
+        client.publish(topic, [UInt8](data))
+        log.info("group \(config.group ?? ""): \(change.press) at \(m.at)")
+        schedule(m)
+    }
+
+    func received(_ payload: UnsafeRawBufferPointer) {
+        guard payload.count > 0 else { return }  // the retained message was cleared
+        guard payload.count <= 16_384, let m = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
+            log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change")
+            return
+        }
+        schedule(m)
+    }
+
+    private func schedule(_ m: Message) {
+        guard m.isNewer(than: applied), !pending.contains(m) else { return }
+        pending.append(m)
+        pending.sort { ($0.at, $0.from) < ($1.at, $1.from) }
+        if pending.count > Self.maxPending { pending.removeFirst(pending.count - Self.maxPending) }
+        expire()
+    }
+
+    /// Adopt every change whose instant has come, in order.
+    func expire() {
+        let wall = clock().wall.nanoseconds
+        while let m = pending.first, m.at <= wall {
+            pending.removeFirst()
+            guard m.isNewer(than: applied) else { continue }
+            applied = (m.at, m.from)
+            do {
+                try driver.adoptGroup(m.state)
+                lastRefusal = ""
+            } catch {
+                if error.description != lastRefusal { log.error("group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(error)") }
+                lastRefusal = error.description
+            }
+        }
+    }
+}

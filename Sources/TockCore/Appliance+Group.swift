@@ -1,0 +1,100 @@
+/// A fleet group: boxes that show the same program in step.
+///
+/// While the group is reachable, a press that would change the program
+/// (Start, Stop, Reset, a new preset or mode) is not applied at once: the
+/// core works out the program as it will be at the press's instant plus
+/// the group's lead, and hands that out as a `GroupChange`. The shell
+/// sends it to every member, this box included, and each one adopts it at
+/// that wall-clock instant, counting from it on its own clock. A press that
+/// changes nothing (a refusal with its chirp) and the editing steps before
+/// a preset is committed stay local. With the group out of reach, presses
+/// act at once, as on a box without a group.
+public struct GroupChange: Equatable, Sendable {
+    /// The agreed instant.
+    public var at: WallTime
+    /// What caused it: start, stop, reset, set or mode.
+    public var press: String
+    /// The program as it is from `at` on.
+    public var state: Snapshot
+
+    public init(at: WallTime, press: String, state: Snapshot) {
+        self.at = at
+        self.press = press
+        self.state = state
+    }
+}
+
+extension Appliance {
+    /// The change `action` at `now` makes to the group, if it is to go
+    /// through the group rather than act here and now.
+    func groupChange(for action: ButtonAction, at now: Now) -> GroupChange? {
+        guard let then = groupInstant(after: now) else { return nil }
+        var base = program
+        _ = base.advance(to: then)
+        var pressed = base
+        _ = pressed.handle(action, at: then)
+        let after = pressed.snapshot(at: then)
+        guard after != base.snapshot(at: then) else { return nil }
+        let button: Button
+        switch action {
+        case .pressed(let b), .longPressed(let b), .repeated(let b): button = b
+        }
+        return GroupChange(at: then.wall, press: button.rawValue, state: after)
+    }
+
+    /// `now` plus the group's lead, when presses go through the group.
+    func groupInstant(after now: Now) -> Now? {
+        guard let lead = settings.group?.lead, groupLinked else { return nil }
+        return Now(monotonic: now.monotonic + lead, wall: now.wall + lead, wallSynchronised: now.wallSynchronised)
+    }
+
+    /// A change from outside the panel (`set`, `mode`), worked out on a
+    /// copy at the agreed instant and handed to the group; nil when it is
+    /// to act here at once.
+    mutating func groupChange(_ press: String, at now: Now,
+                              _ change: (inout Appliance, Now) throws(Refusal) -> [Command]) throws(Refusal) -> [Command]? {
+        guard let then = groupInstant(after: now) else { return nil }
+        var copy = self
+        copy.groupLinked = false
+        _ = try change(&copy, then)
+        groupChanges.append(GroupChange(at: then.wall, press: press, state: copy.program.snapshot(at: then)))
+        return handle(.tick, at: now)
+    }
+
+    /// Take the group's program, as of its instant: a running count counts
+    /// from that instant on this box's clock; the daily alarms stay this
+    /// box's own. A mode this box cannot show (a countdown without
+    /// `countdown.until`) is refused.
+    public mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) -> [Command] {
+        guard let mode = Settings.Mode(rawValue: state.mode) else { throw Refusal("the group's mode \"\(state.mode)\" is unknown") }
+        if mode == settings.mode {
+            program.restore(state, at: now)
+        } else {
+            guard mode != .countdown || settings.countdownUntil != nil else {
+                throw Refusal("the group shows a countdown, which needs countdown.until in this box's configuration file")
+            }
+            var snap = snapshot(at: now)
+            snap.mode = state.mode
+            snap.phase = state.phase
+            snap.presets = state.presets
+            snap.presetIndex = state.presetIndex
+            snap.direction = state.direction
+            snap.fileMode = fileMode.rawValue
+            var file = settings
+            file.mode = fileMode
+            var next = Appliance(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
+            carryOver(to: &next)
+            self = next
+        }
+        browse = nil
+        note([], at: now.monotonic)
+        return handle(.tick, at: now)
+    }
+
+    /// What a rebuilt appliance keeps from this one: what the outputs show
+    /// and whether the group is reachable.
+    func carryOver(to next: inout Appliance) {
+        next.shown = shown
+        next.groupLinked = groupLinked
+    }
+}
