@@ -70,7 +70,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
-		Tests/fuzz/ControlRequestFuzz.swift Sources/TockAppliance/ControlRequest.swift \
+		Tests/fuzz/ControlRequestFuzz.swift Sources/TockAppliance/ControlRequest.swift Sources/TockAppliance/JSONText.swift \
 		Sources/TockAppliance/DurationText.swift Sources/TockCore/Instant.swift \
 		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
@@ -111,6 +111,16 @@ bench-scheduling:
 ## The idle clock's wake-ups per minute on the real reactor: tock run idle
 ## with display.idle off, with the blinking colon and with a steady one,
 ## 120 s each (about 6.5 minutes; Benchmarks/idle-clock/TABLE.md).
+## The MQTT link's cost to the timer's wake-ups (side by side with a tock
+## without it, under a command flood and a broker restart) and a fleet
+## group's flip skew: Benchmarks/mqtt/TABLE.md.
+.PHONY: bench-mqtt
+bench-mqtt:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) mosquitto mosquitto-clients"
+	$(DEPLOY_BUILD)
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
+		--out $(CURDIR)/Benchmarks/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
+
 .PHONY: bench-idle-clock
 bench-idle-clock:
 	$(DEPLOY_BUILD)

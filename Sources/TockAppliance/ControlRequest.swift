@@ -122,7 +122,8 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// A JSON string literal.
     static func quoted(_ s: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [])) ?? Data("[\"\"]".utf8)
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        var out = ""
+        JSONText.quote(s, into: &out)
+        return out
     }
 }

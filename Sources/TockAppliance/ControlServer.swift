@@ -141,8 +141,7 @@ final class ControlServer {
     /// Send one JSON line without waiting; false if the client cannot take it.
     @discardableResult
     private func reply(_ c: Client, _ object: [String: Any]) -> Bool {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return false }
-        let bytes = [UInt8](data) + [0x0A]
+        let bytes = JSONText.bytes(object) + [0x0A]
         guard let sent = try? c.connection.send(bytes) else { return false }
         return sent == bytes.count
     }

@@ -23,6 +23,10 @@ final class MqttBridge {
     private(set) var ignored = 0
     private var ignoredReportedAt: Instant?
     private var ignoredSinceReport = 0
+    /// Commands waiting to be carried out, one per turn of the loop, so a
+    /// flood never holds the loop for more than one command at a time.
+    private var inbox: [[UInt8]] = []
+    static let inboxLimit = 64
 
     static let version = "0.1.0"
 
@@ -38,7 +42,7 @@ final class MqttBridge {
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
         client.onMessage = { [unowned self] topic, payload in
-            if topic == commandTopic { command(payload) } else if topic == config.groupTopic { group?.received(payload) }
+            if topic == commandTopic { receive(payload) } else if topic == config.groupTopic { group?.received(payload) }
         }
         driver.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
@@ -96,16 +100,36 @@ final class MqttBridge {
         }
     }
 
-    /// One request from `<prefix>/cmd`. A payload that is not a request
-    /// is ignored without a reply (a flood must not become a flood of
-    /// replies), and reported at most once a minute.
-    private func command(_ payload: UnsafeRawBufferPointer) {
+    /// When the loop should come back for the next waiting command (at once).
+    var deadline: Instant? { inbox.isEmpty ? nil : now() }
+
+    /// A message on `<prefix>/cmd`: kept for `serve()`, checked for size
+    /// first (a 1 MB payload is dropped here, not copied).
+    private func receive(_ payload: UnsafeRawBufferPointer) {
         received += 1
         guard payload.count <= ControlRequest.maxLine else {
             return malformed("\(payload.count) bytes, longer than \(ControlRequest.maxLine)")
         }
+        guard inbox.count < Self.inboxLimit else {
+            return malformed("more than \(Self.inboxLimit) commands waiting; dropped")
+        }
+        inbox.append(Array(payload))
+    }
+
+    /// Carry out the oldest waiting command (the loop calls this after the
+    /// timer's own work, once per turn).
+    func serve() {
+        guard !inbox.isEmpty else { return }
+        let payload = inbox.removeFirst()
+        client.measure { command(payload) }
+    }
+
+    /// One request. A payload that is not a request is ignored without a
+    /// reply (a flood must not become a flood of replies), and reported at
+    /// most once a minute.
+    private func command(_ payload: [UInt8]) {
         let request: ControlRequest
-        do { request = try ControlRequest.parse(Array(payload)) } catch { return malformed(error.description) }
+        do { request = try ControlRequest.parse(payload) } catch { return malformed(error.description) }
         let reply: [String: Any] = request == .watch
             ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
             : service.reply(to: request)
@@ -130,6 +154,6 @@ final class MqttBridge {
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])).map { [UInt8]($0) } ?? []
+        JSONText.bytes(object)
     }
 }

@@ -93,7 +93,7 @@ public final class ServiceRuntime {
             try? notifier.notify(["STATUS=\(s)"])
         }
         func rearm() {
-            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline].compactMap { $0 }.min()
+            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline, mqtt?.deadline].compactMap { $0 }.min()
             let w = [wake.1, mqtt?.group?.wallDeadline].compactMap { $0 }.min()
             do { try reactor.arm(monotonic: m, wall: w) } catch { log.critical("cannot arm the timer: \(error)") }
             trace?.flush()
@@ -138,6 +138,7 @@ public final class ServiceRuntime {
                 mqtt.group?.expire()
             }
             driver.tick()
+            mqtt?.serve()  // after the timer's own work
             rearm()
         }
         reactor.onClockStepped = { [log] in
