@@ -33,6 +33,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	$(MAKE) --no-print-directory mqtt-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	$(MAKE) --no-print-directory deploy-test
@@ -41,6 +42,17 @@ test: deps
 
 build: deps
 	$(SWIFT) build --product tock
+
+## The MQTT link against real mosquitto brokers on 127.0.0.1 (password
+## file, TLS with a throwaway CA), three members of a fleet group, and the
+## faults: broker down, killed, partitioned (a network namespace), slow,
+## flooded, wrong login (Tests/mqtt/).
+MQTT_TEST_PACKAGES := mosquitto mosquitto-clients python3-paho-mqtt python3-jsonschema openssl iproute2 iptables
+.PHONY: mqtt-test
+mqtt-test:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(MQTT_TEST_PACKAGES)"
+	$(SWIFT) build --product tock
+	bash Tests/mqtt/run.sh .build/debug/tock
 
 release: deps
 	$(SWIFT) build -c release --product tock

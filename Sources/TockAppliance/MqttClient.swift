@@ -50,8 +50,10 @@ final class MqttClient {
     /// Retained values waiting for room in flight, oldest first.
     private var waiting: [(topic: String, payload: [UInt8])] = []
     private var inCall = false
-    /// `mosquitto_connect_async` has stored the address: later attempts reconnect.
-    private var started = false
+    /// The broker's name being looked up, and when to ask again.
+    private var lookup: HostLookup?
+    private var lookupCheckAt: Instant?
+    private var connectedAt: Instant?
 
     private static let library: Void = { mosquitto_lib_init() }()
 
@@ -94,7 +96,7 @@ final class MqttClient {
     }
 
     /// When the loop must call `expire()`: a reconnect or a keepalive check.
-    var deadline: Instant? { [retryAt, nextMisc].compactMap { $0 }.min() }
+    var deadline: Instant? { [retryAt, nextMisc, lookupCheckAt].compactMap { $0 }.min() }
 
     /// Start connecting (it completes on the loop).
     func start() { measure { connect() } }
@@ -104,6 +106,10 @@ final class MqttClient {
         if let r = retryAt, r <= t {
             retryAt = nil
             measure { connect() }
+        }
+        if let l = lookupCheckAt, l <= t {
+            lookupCheckAt = nil
+            measure { looked() }
         }
         if let m = nextMisc, m <= t {
             nextMisc = nil
@@ -141,6 +147,7 @@ final class MqttClient {
             mosquitto_disconnect(mosq)
         }
         unwatch()
+        lookup = nil
         link = .down
     }
 
@@ -157,14 +164,33 @@ final class MqttClient {
 
     // MARK: - The connection
 
+    /// Look the broker up first, without blocking: libmosquitto's own
+    /// lookup (getaddrinfo) would hold the loop for as long as a slow or
+    /// absent resolver takes.
     private func connect() {
-        unwatch()  // libmosquitto closes the old socket; its number may come back
         link = .connecting
-        let rc = started
-            ? mosquitto_reconnect_async(mosq)
-            : mosquitto_connect_async(mosq, config.host, CInt(config.port), CInt(config.keepalive.nanoseconds / 1_000_000_000))
-        started = true
-        if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc)))") }
+        lookup = HostLookup(host: config.host)
+        looked()
+    }
+
+    private func looked() {
+        guard let lookup else { return }
+        switch lookup.poll() {
+        case .pending:
+            lookupCheckAt = now() + .milliseconds(20)
+        case .failed(let why):
+            self.lookup = nil
+            failed("cannot look up \(config.host) (\(why))")
+        case .address(let ip):
+            self.lookup = nil
+            unwatch()  // libmosquitto closes the old socket; its number may come back
+            // With TLS the name itself goes to libmosquitto, which checks the
+            // certificate against it (and looks it up again: the resolver has
+            // just answered). Without, the address found.
+            let host = config.tls != nil ? config.host : ip
+            let rc = mosquitto_connect_async(mosq, host, CInt(config.port), CInt(config.keepalive.nanoseconds / 1_000_000_000))
+            if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc)))") }
+        }
     }
 
     private var address: String { "\(config.host):\(config.port)" }
@@ -179,7 +205,7 @@ final class MqttClient {
             return
         }
         link = .connected
-        backoff = .seconds(1)
+        connectedAt = now()
         report("connected to \(address)", level: .notice)
         onConnected?()
     }
@@ -214,7 +240,13 @@ final class MqttClient {
     /// is already down (a refused login closes the socket after saying so).
     private func lost(_ rc: CInt) {
         switch link {
-        case .connected: failed("connection to \(address) lost (\(Self.text(rc)))")
+        case .connected:
+            // Two boxes with one client_id (two Pis both called raspberrypi)
+            // take the connection from each other: the broker closes the
+            // older one as soon as the newer one logs in.
+            let brief = connectedAt.map { now() - $0 < .seconds(10) } ?? false
+            let hint = brief ? "; if it keeps closing soon after connecting, another client may be using client_id \(config.clientID): give each box its own mqtt.client_id" : ""
+            failed("connection to \(address) lost (\(Self.text(rc)))\(hint)")
         case .connecting: failed("cannot connect to \(address) (\(Self.text(rc)))")
         case .down: break
         }
@@ -224,9 +256,13 @@ final class MqttClient {
     private func failed(_ why: String) {
         let wasConnected = link == .connected
         link = .down
+        lookup = nil
+        lookupCheckAt = nil
         inFlight = []
         waiting = []
         unwatch()
+        // The backoff starts over only after a connection that lasted.
+        if wasConnected, let c = connectedAt, now() - c >= Self.longestBackoff { backoff = .seconds(1) }
         let wait = backoff
         backoff = min(backoff * 2, Self.longestBackoff)
         retryAt = now() + wait
@@ -265,7 +301,7 @@ final class MqttClient {
                 wantsWrite = want
             }
         }
-        if watched < 0, link != .down { lost(MOSQ_ERR_CONN_LOST.rawValue) }
+        if watched < 0, link != .down, lookup == nil { lost(MOSQ_ERR_CONN_LOST.rawValue) }
         // libmosquitto pings after `keepalive` without traffic and gives up
         // after another without an answer; a quarter of it is close enough.
         if link == .down {

@@ -1,5 +1,6 @@
 // The Linux interfaces Swift's Glibc module leaves out: epoll(7),
-// timerfd_create(2), signalfd(2), adjtimex(2), i2c-dev and spidev. Declarations and
+// timerfd_create(2), signalfd(2), adjtimex(2), i2c-dev and spidev, and
+// getaddrinfo_a(3). Declarations and
 // constants only; TockLinux wraps them in Syscalls.swift.
 #ifndef C_TOCK_LINUX_H
 #define C_TOCK_LINUX_H
@@ -22,5 +23,15 @@ static const unsigned long TOCK_SPI_IOC_WR_MAX_SPEED_HZ = SPI_IOC_WR_MAX_SPEED_H
 // status check reads as adjtimex(2) writes it.
 static const int TOCK_STA_UNSYNC = STA_UNSYNC;
 static const int TOCK_TIME_ERROR = TIME_ERROR;
+
+// A host name looked up without blocking (getaddrinfo_a(3), see
+// CTockLinux.c). start: a handle, or NULL with *error set. poll: 0 with the
+// first address written as text, an in-progress code
+// (tock_lookup_in_progress), or another getaddrinfo error. end: frees it.
+void *tock_lookup_start(const char *host, int *error);
+int tock_lookup_poll(void *lookup, char *address, unsigned length);
+int tock_lookup_end(void *lookup);
+const char *tock_lookup_error(int error);
+int tock_lookup_in_progress(int error);
 
 #endif
