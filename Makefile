@@ -106,6 +106,9 @@ bench:
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer --python $(BENCH_VENV)/bin/python \
 		--out $(BENCH_OUT) $(if $(QUICK),--quick,)
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) mosquitto mosquitto-clients"
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
+		--out $(BENCH_OUT)/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
 
 ## The scheduling comparison behind deploy/tock.service: Tock with the unit's
 ## settings, with Nice=-10 and with none, every core busy, 4 runs each (about
