@@ -3,7 +3,7 @@
 # (idempotent; the first run takes a few minutes, then about a second):
 #
 #   rootfs/                 Debian 12 (debootstrap --variant=minbase) with
-#                           systemd, udev, adduser, libgpiod2 and kmod
+#                           systemd, udev, adduser, libgpiod2, kmod, and mosquitto (the MQTT check)
 #   initrd-<release>.cpio   busybox initramfs: loads virtio_blk and ext4 (the
 #                           Debian kernel has them as modules), mounts
 #                           /dev/vda and switches to its /sbin/init
@@ -56,7 +56,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # ---------------------------------------------------------------- root file system
-packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,kmod,libstdc++6,init-system-helpers
+packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
 if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
   say "root file system: cached"
 else
