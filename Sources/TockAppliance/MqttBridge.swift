@@ -18,14 +18,16 @@ final class MqttBridge {
     /// The last value sent on each state topic (cleared on connecting, so
     /// everything is sent again).
     private var published: [String: String] = [:]
-    /// Commands received, and those ignored as malformed.
+    /// Commands received, those ignored as malformed, and requests dropped
+    /// because too many were waiting.
     private(set) var received = 0
     private(set) var ignored = 0
-    private var ignoredReportedAt: Instant?
-    private var ignoredSinceReport = 0
-    /// Commands waiting to be carried out, one per turn of the loop, so a
+    private(set) var dropped = 0
+    private var ignoredReport = RateLimitedReport()
+    private var droppedReport = RateLimitedReport()
+    /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
-    private var inbox: [[UInt8]] = []
+    private var inbox: [ControlRequest] = []
     static let inboxLimit = 64
 
     static let version = "0.1.0"
@@ -47,7 +49,7 @@ final class MqttBridge {
         driver.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
             s["mqtt"] = ["link": client.link.rawValue, "worst_stall_us": client.worstStall.nanoseconds / 1000,
-                         "received": received, "ignored": ignored, "replies_dropped": client.dropped]
+                         "received": received, "ignored": ignored, "dropped": dropped, "replies_dropped": client.dropped]
             if let g = group?.status { s["group"] = g }
         }
     }
@@ -69,9 +71,11 @@ final class MqttBridge {
     /// the times go along with a display or state change, no more often.
     func outputs(_ commands: [Appliance.Command]) {
         guard client.link == .connected else { return }
+        // A change of mode or preset in ready may leave the display as it
+        // was, but it is always persisted.
         let shown = commands.contains {
             switch $0 {
-            case .render, .state, .buzzer: true
+            case .render, .state, .buzzer, .persist: true
             default: false
             }
         }
@@ -103,50 +107,44 @@ final class MqttBridge {
     /// When the loop should come back for the next waiting command (at once).
     var deadline: Instant? { inbox.isEmpty ? nil : now() }
 
-    /// A message on `<prefix>/cmd`: kept for `serve()`, checked for size
-    /// first (a 1 MB payload is dropped here, not copied).
+    /// A message on `<prefix>/cmd`: checked at once (size first: a 1 MB
+    /// payload is dropped here, not copied) and kept for `serve()`.
     private func receive(_ payload: UnsafeRawBufferPointer) {
         received += 1
         guard payload.count <= ControlRequest.maxLine else {
             return malformed("\(payload.count) bytes, longer than \(ControlRequest.maxLine)")
         }
+        let request: ControlRequest
+        do { request = try ControlRequest.parse(Array(payload)) } catch { return malformed(error.description) }
         guard inbox.count < Self.inboxLimit else {
-            return malformed("more than \(Self.inboxLimit) commands waiting; dropped")
+            dropped += 1
+            if let more = droppedReport.due(at: now()) {
+                log.warning("mqtt: dropped a command on \(commandTopic): \(Self.inboxLimit) were waiting\(more); at most one such line a minute")
+            }
+            return
         }
-        inbox.append(Array(payload))
+        inbox.append(request)
     }
 
-    /// Carry out the oldest waiting command (the loop calls this after the
-    /// timer's own work, once per turn).
+    /// Carry out the oldest waiting request (the loop calls this after the
+    /// timer's own work, once per turn). A payload that was not a request
+    /// got no reply: a flood must not become a flood of replies.
     func serve() {
         guard !inbox.isEmpty else { return }
-        let payload = inbox.removeFirst()
-        client.measure { command(payload) }
-    }
-
-    /// One request. A payload that is not a request is ignored without a
-    /// reply (a flood must not become a flood of replies), and reported at
-    /// most once a minute.
-    private func command(_ payload: [UInt8]) {
-        let request: ControlRequest
-        do { request = try ControlRequest.parse(payload) } catch { return malformed(error.description) }
-        let reply: [String: Any] = request == .watch
-            ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
-            : service.reply(to: request)
-        client.publish("\(config.topicPrefix)/reply", Self.json(reply), retain: false)
+        let request = inbox.removeFirst()
+        client.measure {
+            let reply: [String: Any] = request == .watch
+                ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
+                : service.reply(to: request)
+            client.publish("\(config.topicPrefix)/reply", Self.json(reply), retain: false)
+        }
     }
 
     private func malformed(_ why: String) {
         ignored += 1
-        let t = now()
-        if let last = ignoredReportedAt, t < last + .seconds(60) {
-            ignoredSinceReport += 1
-            return
+        if let more = ignoredReport.due(at: now()) {
+            log.warning("mqtt: ignored a message on \(commandTopic): \(why)\(more); at most one such line a minute")
         }
-        let more = ignoredSinceReport > 0 ? " (and \(ignoredSinceReport) more in the last minute)" : ""
-        log.warning("mqtt: ignored a message on \(commandTopic): \(why)\(more); at most one such line a minute")
-        ignoredReportedAt = t
-        ignoredSinceReport = 0
     }
 
     func close() {
@@ -155,5 +153,24 @@ final class MqttBridge {
 
     static func json(_ object: [String: Any]) -> [UInt8] {
         JSONText.bytes(object)
+    }
+}
+
+/// A line logged at most once a minute, saying how many were held back.
+struct RateLimitedReport {
+    private var at: Instant?
+    private var since = 0
+
+    /// nil: stay quiet; else the line is due, with the count of the quiet ones.
+    mutating func due(at t: Instant) -> String? {
+        if let last = at, t < last + .seconds(60) {
+            since += 1
+            return nil
+        }
+        defer {
+            at = t
+            since = 0
+        }
+        return since > 0 ? " (and \(since) more in the last minute)" : ""
     }
 }

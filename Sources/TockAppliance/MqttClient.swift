@@ -54,6 +54,7 @@ final class MqttClient {
     private var lookup: HostLookup?
     private var lookupCheckAt: Instant?
     private var connectedAt: Instant?
+    private var briefInARow = 0
 
     private static let library: Void = { mosquitto_lib_init() }()
 
@@ -243,10 +244,12 @@ final class MqttClient {
         case .connected:
             // Two boxes with one client_id (two Pis both called raspberrypi)
             // take the connection from each other: the broker closes the
-            // older one as soon as the newer one logs in.
+            // older one as soon as the newer one logs in. Said when it
+            // happens twice in a row within seconds of connecting.
             let brief = connectedAt.map { now() - $0 < .seconds(10) } ?? false
-            let hint = brief ? "; if it keeps closing soon after connecting, another client may be using client_id \(config.clientID): give each box its own mqtt.client_id" : ""
-            failed("connection to \(address) lost (\(Self.text(rc)))\(hint)")
+            briefInARow = brief ? briefInARow + 1 : 0
+            let hint = briefInARow >= 2 ? "; it keeps closing soon after connecting: if another client uses client_id \(config.clientID), give each box its own mqtt.client_id" : ""
+            failed("connection lost (\(Self.text(rc))) to \(address)\(hint)")
         case .connecting: failed("cannot connect to \(address) (\(Self.text(rc)))")
         case .down: break
         }
@@ -325,6 +328,10 @@ final class MqttClient {
 
     static func text(_ rc: CInt) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if rc == MOSQ_ERR_TLS.rawValue || rc == MOSQ_ERR_TLS_HANDSHAKE.rawValue {
+            return "TLS failed: is the broker's certificate signed by mqtt.tls.ca_file, and does it name mqtt.host? "
+                + "does the broker want a client certificate (mqtt.tls.cert_file, key_file)?"
+        }
         return String(cString: mosquitto_strerror(rc))
     }
 }

@@ -40,6 +40,12 @@ final class MqttGroup {
     private var pending: [Message] = []
     private var applied: (at: Int64, from: String)?
     private var lastRefusal = ""
+    /// The last change this box sent, and the last one the broker relayed
+    /// (what it now retains: the last to arrive, not the newest).
+    private var mine: Message?
+    private var retained: (at: Int64, from: String)?
+    /// `mine` has come back from the broker since it was last sent.
+    private var mineRelayed = false
 
     init(topic: String, config: MqttConfig, client: MqttClient, driver: ApplianceDriver, log: Logger, clock: @escaping () -> Now) {
         self.topic = topic
@@ -73,6 +79,8 @@ final class MqttGroup {
         let m = Message(from: config.clientID, at: change.at.nanoseconds, press: change.press, state: change.state)
         guard let data = try? JSONEncoder().encode(m) else { return }
         client.publish(topic, [UInt8](data))
+        mine = m
+        mineRelayed = false
         log.info("group \(config.group ?? ""): \(change.press) at \(m.at)")
         schedule(m)
     }
@@ -83,7 +91,21 @@ final class MqttGroup {
             log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change")
             return
         }
+        retained = (m.at, m.from)
+        if let mine, m == mine { mineRelayed = true }
         schedule(m)
+        repairRetained()
+    }
+
+    /// Two presses within the lead reach the broker in either order, and it
+    /// keeps the last to arrive, which may be the loser: a member joining
+    /// then would take it. The winner, seeing that, sends its change again.
+    private func repairRetained() {
+        guard let mine, mineRelayed, let applied, applied == (mine.at, mine.from), let retained, mine.isNewer(than: retained),
+              let data = try? JSONEncoder().encode(mine) else { return }
+        mineRelayed = false
+        log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
+        client.publish(topic, [UInt8](data))
     }
 
     private func schedule(_ m: Message) {
@@ -101,6 +123,7 @@ final class MqttGroup {
             pending.removeFirst()
             guard m.isNewer(than: applied) else { continue }
             applied = (m.at, m.from)
+            repairRetained()
             do {
                 try driver.adoptGroup(m.state)
                 lastRefusal = ""

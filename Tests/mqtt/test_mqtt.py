@@ -1,0 +1,1003 @@
+"""Integration tests of tock's MQTT link against real mosquitto brokers.
+
+Each test starts its own broker(s) and `tock run --backend mock` members in
+a temporary directory and checks one part of the MQTT link as the README
+(Home Assistant, MQTT and fleets) describes it: the retained state topics,
+commands on P/cmd, Home Assistant discovery, faults of the broker and the
+network, and the fleet group.
+
+    bash Tests/mqtt/run.sh [TOCK_BIN]
+    /usr/bin/python3 Tests/mqtt/test_mqtt.py [TOCK_BIN] [-k PATTERN]
+
+P below is a member's topic prefix (tock/<client_id>).
+"""
+
+import argparse
+import atexit
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import unittest
+from pathlib import Path
+
+import jsonschema
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness as h  # noqa: E402
+
+SCHEMA_PATH = Path(__file__).resolve().parent / "ha-discovery.schema.json"
+S = 1_000_000_000  # one second in nanoseconds
+MS = 1_000_000
+
+STATE_TOPICS = ["availability", "state", "display", "mode", "preset", "buzzer"]
+DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"),
+                     ("button", "start"), ("button", "stop"), ("button", "reset"),
+                     ("select", "mode"), ("text", "preset")]
+MODES = ["timer", "stopwatch", "countdown", "interval"]
+# The line for a lost link, as the README writes it: `mqtt: connection lost
+# (...) to HOST:PORT; retrying in Ns`; one assertion
+# (test_broker_killed_and_restarted_mid_count) checks the wording.
+LOST = re.compile(r"mqtt: connection lost")
+LOST_WORDING = re.compile(r"mqtt: connection lost \(.*\) to \S+(; .*)?; retrying in [0-9]+ ?s")
+
+
+def clock_text(seconds):
+    """The display text of a whole number of seconds (mm:ss)."""
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def whole_seconds_since(t_ns):
+    """Seconds of counting surely behind us (a frame due just now may still be on its way)."""
+    return max(0, int((h.mono_ns() - t_ns) / S - 0.2))
+
+
+def lost_lines(member):
+    return [line for line in member.log().splitlines() if LOST.search(line)]
+
+
+def changes(frames):
+    """The frames whose text differs from the one before: the display changes."""
+    out, last = [], None
+    for t, text in frames:
+        if text != last:
+            out.append((t, text))
+        last = text
+    return out
+
+
+_tock_checked = {}
+# Temporary directories of finished tests, removed after their logs were shown.
+LEFTOVERS = []
+
+
+def remove_leftovers():
+    while LEFTOVERS:
+        shutil.rmtree(LEFTOVERS.pop(), True)
+
+
+atexit.register(remove_leftovers)
+
+
+def require_tock_mqtt():
+    """Fail (once per run, with the reason) when tock is missing or does not
+    accept an mqtt: section yet."""
+    if "error" not in _tock_checked:
+        error = None
+        if not os.access(h.TOCK, os.X_OK):
+            error = f"no tock binary at {h.TOCK} (build it with `swift build --product tock`, or pass its path)"
+        else:
+            d = tempfile.mkdtemp(prefix="tock-mqtt-check-")
+            try:
+                c = Path(d) / "c.yaml"
+                c.write_text('mode: timer\nmqtt:\n  host: "127.0.0.1"\n  client_id: "check"\n')
+                p = h.run([h.TOCK, "config", "check", str(c)], check=False)
+                if p.returncode != 0:
+                    error = f"{h.TOCK} does not accept an mqtt: section:\n{p.stdout}"
+            finally:
+                shutil.rmtree(d, True)
+        _tock_checked["error"] = error
+    if _tock_checked["error"]:
+        raise AssertionError(_tock_checked["error"])
+
+
+class MqttCase(unittest.TestCase):
+    """Per test: a temporary directory, and the brokers, members,
+    subscribers, proxies and namespaces it made, all ended afterwards."""
+
+    def setUp(self):
+        h.ARTIFACTS.clear()
+        require_tock_mqtt()
+        self.tmp = tempfile.mkdtemp(prefix="tock-mqtt-")
+        self.addCleanup(self._remove_tmp)
+
+    def _remove_tmp(self):
+        # Removed by the runner once it has shown the logs of a failure.
+        if not os.environ.get("TOCK_MQTT_KEEP"):
+            LEFTOVERS.append(self.tmp)
+
+    def broker(self, start=True, **kw):
+        b = h.Broker(self.tmp, **kw)
+        self.addCleanup(b.close)
+        return b.start() if start else b
+
+    def member(self, name, broker=None, start=True, presets=("10s",), mqtt=None, netns=None, **over):
+        """A member on `broker` with client_id `name`; `over` changes mqtt keys."""
+        section = mqtt if mqtt is not None else h.mqtt_section(broker, name, **over)
+        m = h.Member(self.tmp, name, mqtt=section, presets=presets, netns=netns)
+        self.addCleanup(m.close)
+        return m.start() if start else m
+
+    def subscriber(self, broker, topics=("#",), **kw):
+        s = h.Subscriber(broker, topics=topics, **kw)
+        self.addCleanup(s.close)
+        return s
+
+    # -- checks shared by several tests
+
+    def start_on_socket(self, member):
+        """Press Start on the control socket; returns (t0, t1, reply): the
+        count started between CLOCK_MONOTONIC t0 and t1."""
+        t0 = h.mono_ns()
+        reply = member.request({"cmd": "start"})
+        t1 = h.mono_ns()
+        self.assertTrue(reply.get("ok"), reply)
+        self.assertEqual(reply.get("state"), "running", reply)
+        return t0, t1, reply
+
+    def assert_ticks(self, member, t0, t1, preset_s, upto=None, tol_ms=100):
+        """The count started between t0 and t1 shows every second in order,
+        none skipped, each at its time (within tol_ms): from the timing log.
+        `upto` limits the check to the frames up to that many seconds in."""
+        n_frames = preset_s if upto is None else min(preset_s, upto)
+        frames = [f for f in member.frames(after=t0) if f[1] != clock_text(preset_s)]
+        got = [text for _, text in frames[:n_frames]]
+        want = [clock_text(preset_s - k) for k in range(1, n_frames + 1)]
+        self.assertEqual(got, want, f"display sequence of {member.name} after start (timing log)")
+        late = []
+        for k, (t, text) in enumerate(frames[:n_frames], start=1):
+            lo, hi = t0 + k * S - tol_ms * MS, t1 + k * S + tol_ms * MS
+            if not lo <= t <= hi:
+                late.append(f"{text} at start+{(t - t0) / MS:.1f} ms (due {k * 1000} ms)")
+        self.assertEqual(late, [], f"frames of {member.name} off their second by more than {tol_ms} ms")
+
+    def assert_rings_at(self, member, due_ns, slack_ns, tol_ms=100):
+        """The buzzer came on at due_ns (within slack + tol_ms)."""
+        on = h.wait_until(lambda: member.buzzer_on(after=due_ns - 2 * S), 5, f"{member.name} to ring")
+        off_by = (on[0] - due_ns) / MS
+        self.assertLessEqual(abs(off_by), tol_ms + slack_ns / MS,
+                             f"{member.name} rang {off_by:+.1f} ms from when its state said")
+
+
+# ======================================================================= publishes
+
+class PublishTest(MqttCase):
+    def test_retained_state_after_connect(self):
+        b = self.broker()
+        m = self.member("kitchen", b, presets=("10s",))
+        m.wait_link("connected")
+        # a subscriber that comes later gets every state topic as retained
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait(lambda s: all(s.messages(f"{m.prefix}/{t}") for t in STATE_TOPICS), 5,
+               "every state topic: " + ", ".join(STATE_TOPICS))
+        expected = {"availability": "online", "state": "ready", "display": "00:10", "mode": "timer",
+                    "preset": "10s", "buzzer": "off"}
+        for topic, value in expected.items():
+            msg = s.last(f"{m.prefix}/{topic}")
+            self.assertEqual(msg.payload.decode(), value, topic)
+            self.assertTrue(msg.retain, f"{m.prefix}/{topic} is not retained")
+        for topic in ("elapsed_ms", "remaining_ms"):
+            msg = s.last(f"{m.prefix}/{topic}")
+            self.assertIsNotNone(msg, f"{m.prefix}/{topic} missing")
+            self.assertRegex(msg.payload.decode(), r"^[0-9]+$", topic)
+        self.assertEqual(s.text(f"{m.prefix}/remaining_ms"), "10000")
+
+    def test_start_over_mqtt_and_display_publishes(self):
+        preset = 5
+        b = self.broker()
+        m = self.member("kitchen", b, presets=(f"{preset}s",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/display", clock_text(preset), 5)
+        t0 = h.mono_ns()
+        reply = s.request(m.prefix, {"cmd": "start"})
+        t1 = h.mono_ns()
+        self.assertIs(reply.get("ok"), True, reply)
+        self.assertEqual(reply.get("state"), "running", reply)
+        after_reply = s.mark()
+        s.wait_value(f"{m.prefix}/state", "ringing", preset + 3)
+        s.wait_value(f"{m.prefix}/buzzer", "on", 2)
+        time.sleep(1.2)  # a few blinks of the ringing display
+        end = s.mark()
+        log_frames = m.frames()
+        self.assert_ticks(m, t0, t1, preset)
+
+        # every display publish is a display change, in the same order
+        displays = [x.payload.decode() for x in s.messages()[:end] if x.topic == f"{m.prefix}/display"]
+        frame_changes = [text for _, text in changes(log_frames)]
+        self.assertLessEqual(len(displays), len(frame_changes),
+                             f"more display publishes than display changes:\n{displays}\n{frame_changes}")
+        live = displays[1:]  # after the retained one this subscriber got first
+        after_start = [text for _, text in changes(m.frames(after=t0))]
+        self.assertEqual(live, after_start[:len(live)], "display publishes vs frames in the timing log")
+        self.assertGreaterEqual(len(live), len(after_start) - 2, "display changes not published")
+        for k in range(1, preset + 1):
+            self.assertIn(clock_text(preset - k), live)
+
+        # the times: integers, no more often than the display
+        window = s.messages(since=after_reply)[: end - after_reply]
+        elapsed = [x.payload.decode() for x in window if x.topic == f"{m.prefix}/elapsed_ms"]
+        remaining = [x.payload.decode() for x in window if x.topic == f"{m.prefix}/remaining_ms"]
+        shown = [x for x in window if x.topic == f"{m.prefix}/display"]
+        for v in elapsed + remaining:
+            self.assertRegex(v, r"^[0-9]+$", "elapsed_ms/remaining_ms must be decimal integers")
+        self.assertLessEqual(len(elapsed), len(shown), f"elapsed_ms published more often than the display: "
+                                                        f"{len(elapsed)} vs {len(shown)}")
+        self.assertLessEqual(len(remaining), len(shown), "remaining_ms published more often than the display")
+        self.assertGreaterEqual(len(remaining), preset, "remaining_ms not published with the display changes")
+        # each remaining_ms agrees with the display published with it
+        last_display = None
+        for x in window:
+            if x.topic == f"{m.prefix}/display":
+                last_display = x.payload.decode()
+            elif x.topic == f"{m.prefix}/remaining_ms" and last_display and last_display.strip():
+                mm, ss = last_display.split(":")
+                shown_ms = (int(mm) * 60 + int(ss)) * 1000
+                self.assertLessEqual(abs(int(x.payload) - shown_ms), 1050,
+                                     f"remaining_ms {x.payload!r} published with display {last_display!r}")
+        self.assertEqual(remaining[-1] if remaining else None, "0")
+
+    def test_clean_stop_publishes_offline(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        self.assertEqual(m.stop(), 0, "tock run exit status after SIGTERM")
+        s.wait_value(f"{m.prefix}/availability", "offline", 5)
+        late = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        msg = late.wait_topic(f"{m.prefix}/availability", 5)
+        self.assertEqual((msg.payload, msg.retain), (b"offline", True))
+
+    def test_last_will_on_crash(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        m.kill()
+        s.wait_value(f"{m.prefix}/availability", "offline", 5)
+        late = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        msg = late.wait_topic(f"{m.prefix}/availability", 5)
+        self.assertEqual((msg.payload, msg.retain), (b"offline", True), "the Last Will is retained")
+
+
+# ======================================================================= commands
+
+# Fields that may differ between two replies a moment apart.
+VOLATILE = {"display", "elapsed_ms", "remaining_ms", "mqtt", "alarms", "group", "alarm"}
+
+
+class CommandTest(MqttCase):
+    def assert_same_shape(self, via_mqtt, via_socket, what):
+        self.assertEqual(sorted(via_mqtt), sorted(via_socket), f"{what}: reply keys differ")
+        for k in via_mqtt:
+            if k not in VOLATILE:
+                self.assertEqual(via_mqtt[k], via_socket[k], f"{what}: {k}")
+            elif isinstance(via_mqtt[k], dict):
+                self.assertEqual(sorted(via_mqtt[k]), sorted(via_socket[k]), f"{what}: keys of {k}")
+            elif isinstance(via_mqtt[k], list) and via_mqtt[k] and via_socket[k]:
+                self.assertEqual(sorted(via_mqtt[k][0]), sorted(via_socket[k][0]), f"{what}: keys in {k}")
+            else:
+                self.assertEqual(type(via_mqtt[k]), type(via_socket[k]), f"{what}: type of {k}")
+
+    def test_every_request_kind_same_reply_as_socket(self):
+        b = self.broker()
+        m = self.member("kitchen", b, presets=("10s",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+
+        # Requests that do the same when repeated: the socket's answer to the
+        # same request must look the same.
+        same = [
+            {"cmd": "status"},
+            {"cmd": "set", "duration": "20s"},
+            {"cmd": "mode", "mode": "stopwatch"},
+            {"cmd": "mode", "mode": "timer"},
+            {"cmd": "alarm", "op": "list"},
+        ]
+        for req in same:
+            via_mqtt = s.request(m.prefix, req)
+            self.assertIs(via_mqtt.get("ok"), True, f"{req}: {via_mqtt}")
+            self.assert_same_shape(via_mqtt, m.request(req), json.dumps(req))
+        self.assertEqual(m.status()["preset"], "20s")
+
+        # Alarm edits: one alarm added each way, then edited by number.
+        add = {"cmd": "alarm", "op": "add", "at": "06:45", "days": "mon-fri", "label": "gym"}
+        a1 = s.request(m.prefix, add)
+        self.assertIs(a1.get("ok"), True, a1)
+        a2 = m.request(add)
+        self.assert_same_shape(a1, a2, "alarm add")
+        self.assertEqual(len(a2["alarms"]), 2)
+        for op in ("off", "on", "skip-next"):
+            r1 = s.request(m.prefix, {"cmd": "alarm", "op": op, "n": 1})
+            r2 = m.request({"cmd": "alarm", "op": op, "n": 2})
+            self.assertIs(r1.get("ok"), True, f"alarm {op}: {r1}")
+            self.assert_same_shape(r1, r2, f"alarm {op}")
+        r1 = s.request(m.prefix, {"cmd": "alarm", "op": "rm", "n": 2})
+        r2 = m.request({"cmd": "alarm", "op": "rm", "n": 1})
+        self.assert_same_shape(r1, r2, "alarm rm")
+        self.assertEqual(r2["alarms"], [])
+        # a refused edit: the same error either way
+        r1 = s.request(m.prefix, {"cmd": "alarm", "op": "rm", "n": 3})
+        r2 = m.request({"cmd": "alarm", "op": "rm", "n": 3})
+        self.assertIs(r1.get("ok"), False, r1)
+        self.assertEqual(r1, r2)
+
+        # Presses: the reply is the status after the press, as the socket's
+        # status says it at once.
+        for req, state in (({"cmd": "start"}, "running"), ({"cmd": "stop"}, "paused"), ({"cmd": "reset"}, "ready")):
+            via_mqtt = s.request(m.prefix, req)
+            self.assertIs(via_mqtt.get("ok"), True, f"{req}: {via_mqtt}")
+            self.assertEqual(via_mqtt.get("state"), state, f"{req}: {via_mqtt}")
+            self.assert_same_shape(via_mqtt, m.status(), json.dumps(req))
+
+    def test_set_and_mode_while_running_refused(self):
+        b = self.broker()
+        m = self.member("kitchen", b, presets=("30s",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+        self.assertEqual(s.request(m.prefix, {"cmd": "start"}).get("state"), "running")
+        for req in ({"cmd": "set", "duration": "2m"}, {"cmd": "mode", "mode": "stopwatch"}):
+            via_mqtt = s.request(m.prefix, req)
+            self.assertIs(via_mqtt.get("ok"), False, f"{req} while running: {via_mqtt}")
+            self.assertIsInstance(via_mqtt.get("error"), str)
+            self.assertTrue(via_mqtt["error"], "empty error text")
+            self.assertEqual(via_mqtt, m.request(req), f"{req}: MQTT and socket differ")
+        self.assertEqual(m.status()["state"], "running")
+        self.assertEqual(m.status()["preset"], "30s")
+
+    def test_watch_refused(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+        r = s.request(m.prefix, {"cmd": "watch"})
+        self.assertIs(r.get("ok"), False, r)
+        self.assertIsInstance(r.get("error"), str)
+        self.assertTrue(r["error"])
+        # and the link goes on answering
+        self.assertIs(s.request(m.prefix, {"cmd": "status"}).get("ok"), True)
+
+    def test_reply_not_retained(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+        s.request(m.prefix, {"cmd": "status"})
+        self.assertFalse(s.last(f"{m.prefix}/reply").retain)
+        late = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+        time.sleep(0.5)
+        self.assertEqual(late.messages(), [], "P/reply must not be retained")
+
+
+# ======================================================================= discovery
+
+def discovery_topic(component, node, obj):
+    return f"homeassistant/{component}/{node}/{obj}/config"
+
+
+class DiscoveryTest(MqttCase):
+    def validator(self, component):
+        schema = json.loads(SCHEMA_PATH.read_text())
+        jsonschema.Draft202012Validator.check_schema(schema)
+        sub = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{component}"}
+        return jsonschema.Draft202012Validator(sub)
+
+    def discovery(self, broker, node, want_empty=False, timeout=5):
+        s = self.subscriber(broker, topics=["homeassistant/#"])
+        topics = [discovery_topic(c, node, o) for c, o in DISCOVERY_OBJECTS]
+        s.wait(lambda s: all(s.messages(t) for t in topics), timeout, "all discovery configs:\n  " + "\n  ".join(topics))
+        return s, {t: s.last(t) for t in topics}
+
+    def test_configs_valid(self):
+        b = self.broker()
+        node = "kitchen"
+        m = self.member(node, b)
+        m.wait_link("connected")
+        _, configs = self.discovery(b, node)
+        p = m.prefix
+        for (component, obj) in DISCOVERY_OBJECTS:
+            msg = configs[discovery_topic(component, node, obj)]
+            self.assertTrue(msg.retain, f"{msg.topic} not retained")
+            config = json.loads(msg.payload)
+            errors = sorted(self.validator(component).iter_errors(config), key=lambda e: list(e.path))
+            self.assertEqual([f"{list(e.path)}: {e.message}" for e in errors], [], f"{msg.topic}: {config}")
+            self.assertEqual(config["unique_id"], f"{node}_{obj}")
+            self.assertEqual(config["availability_topic"], f"{p}/availability")
+            self.assertEqual((config["payload_available"], config["payload_not_available"]), ("online", "offline"))
+            dev = config["device"]
+            self.assertEqual(dev["identifiers"], [f"tock_{node}"])
+            self.assertEqual(dev["manufacturer"], "Tock")
+            if component in ("button", "select", "text"):
+                self.assertEqual(config["command_topic"], f"{p}/cmd")
+            if component == "button":
+                self.assertEqual(json.loads(config["payload_press"]), {"cmd": obj})
+        self.assertEqual(json.loads(configs[discovery_topic("sensor", node, "state")].payload)["state_topic"], f"{p}/state")
+        self.assertEqual(json.loads(configs[discovery_topic("sensor", node, "display")].payload)["state_topic"],
+                         f"{p}/display")
+        self.assertEqual(json.loads(configs[discovery_topic("sensor", node, "remaining")].payload)["state_topic"],
+                         f"{p}/remaining_ms")
+        select = json.loads(configs[discovery_topic("select", node, "mode")].payload)
+        self.assertEqual(select["options"], MODES)
+        self.assertEqual(select["state_topic"], f"{p}/mode")
+        self.assertEqual(select["command_template"], '{"cmd":"mode","mode":"{{ value }}"}')
+        text = json.loads(configs[discovery_topic("text", node, "preset")].payload)
+        self.assertEqual(text["state_topic"], f"{p}/preset")
+        self.assertEqual(text["command_template"], '{"cmd":"set","duration":"{{ value }}"}')
+        # all entities belong to one device
+        devices = {json.dumps(json.loads(msg.payload)["device"], sort_keys=True) for msg in configs.values()}
+        self.assertEqual(len(devices), 1, devices)
+
+    def test_entities_work_as_home_assistant_uses_them(self):
+        b = self.broker()
+        node = "kitchen"
+        m = self.member(node, b, presets=("10s",))
+        m.wait_link("connected")
+        s, configs = self.discovery(b, node)
+        state = self.subscriber(b, topics=[f"{m.prefix}/#"])
+
+        def press(obj):
+            c = json.loads(configs[discovery_topic("button", node, obj)].payload)
+            return state.request(m.prefix, c["payload_press"].encode()) if c["command_topic"] == f"{m.prefix}/cmd" \
+                else self.fail(f"button {obj} command_topic {c['command_topic']}")
+
+        def render(component, obj, value):
+            """What Home Assistant sends: the command_template with the value."""
+            c = json.loads(configs[discovery_topic(component, node, obj)].payload)
+            return c["command_topic"], c["command_template"].replace("{{ value }}", value)
+
+        for obj, expect in (("start", "running"), ("stop", "paused"), ("reset", "ready")):
+            r = press(obj)
+            self.assertIs(r.get("ok"), True, f"button {obj}: {r}")
+            self.assertEqual(r.get("state"), expect, f"button {obj}")
+            state.wait_value(f"{m.prefix}/state", expect, 3)
+        topic, payload = render("text", "preset", "20s")
+        r = state.request(m.prefix, payload.encode())
+        self.assertIs(r.get("ok"), True, r)
+        state.wait_value(f"{m.prefix}/preset", "20s", 3)
+        topic, payload = render("select", "mode", "stopwatch")
+        r = state.request(m.prefix, payload.encode())
+        self.assertIs(r.get("ok"), True, r)
+        state.wait_value(f"{m.prefix}/mode", "stopwatch", 3)
+
+    def test_discovery_false_clears_configs(self):
+        b = self.broker()
+        node = "kitchen"
+        m = self.member(node, b)
+        m.wait_link("connected")
+        watcher, _ = self.discovery(b, node)
+        mark = watcher.mark()
+        self.assertEqual(m.stop(), 0)
+        off = self.member(node, b, discovery=False)
+        off.wait_link("connected")
+        topics = [discovery_topic(c, node, o) for c, o in DISCOVERY_OBJECTS]
+        watcher.wait(lambda s: all(any(x.payload == b"" for x in s.messages(t, mark)) for t in topics), 5,
+                     "an empty payload on every discovery topic")
+        # empty and retained: the broker has dropped the configs
+        late = self.subscriber(b, topics=["homeassistant/#"])
+        time.sleep(0.5)
+        self.assertEqual([x.topic for x in late.messages()], [], "discovery configs still retained")
+
+
+# ======================================================================= faults
+
+class FaultTest(MqttCase):
+    def test_broker_down_at_start(self):
+        b = self.broker(start=False)
+        m = self.member("kitchen", b, presets=("20s",))
+        h.wait_until(lambda: m.log_lines("cannot connect"), 5, "a `cannot connect` line",
+                     detail=m.describe)
+        line = m.log_lines("cannot connect")[0]
+        self.assertIn(f"mqtt: cannot connect to 127.0.0.1:{b.port} (", line)
+        self.assertRegex(line, r"retrying in [0-9]+ ?s")
+        self.assertNotEqual(m.link(), "connected")
+        t0, t1, _ = self.start_on_socket(m)
+        time.sleep(1.5)
+        b.start()
+        m.wait_link("connected", timeout=20)
+        self.assertEqual(len(m.log_lines("cannot connect")), 1,
+                         "one `cannot connect` line while the broker is down, not one per retry:\n" + m.log())
+        self.assertTrue(m.log_lines(f"mqtt: connected to 127.0.0.1:{b.port}"), m.log())
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        s.wait_value(f"{m.prefix}/state", "running", 5)
+        displayed = m.status()["display"]
+        s.wait(lambda s: s.text(f"{m.prefix}/display") in (displayed, m.status()["display"]), 3,
+               "the display published")
+        self.assert_ticks(m, t0, t1, 20, upto=whole_seconds_since(t1))
+
+    def test_broker_killed_and_restarted_mid_count(self):
+        preset = 12
+        b = self.broker()
+        m = self.member("kitchen", b, presets=(f"{preset}s",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        t0, t1, _ = self.start_on_socket(m)
+        time.sleep(3)
+        b.kill()
+        h.wait_until(lambda: lost_lines(m), 5, "a `connection lost` line", detail=m.describe)
+        self.assertIn(m.link(), ("connecting", "down"))
+        q0 = h.mono_ns()
+        st = m.status()
+        q1 = h.mono_ns()
+        self.assertEqual(st["state"], "running")
+        due = q0 + st["remaining_ms"] * MS  # when the state says it will ring
+        time.sleep(1)
+        b.restart()
+        mark = s.mark()
+        m.wait_link("connected", timeout=15)
+        self.assertEqual(len(lost_lines(m)), 1, m.log())
+        # everything is published again (the restarted broker kept nothing)
+        s.wait(lambda s: all(s.messages(f"{m.prefix}/{t}", mark) for t in STATE_TOPICS), 5,
+               "every state topic again after the reconnect")
+        self.assertEqual(s.texts(f"{m.prefix}/availability", mark)[-1], "online")
+        self.assertEqual(s.texts(f"{m.prefix}/state", mark)[-1], "running")
+        m.wait_state("ringing", timeout=preset + 2)
+        self.assert_rings_at(m, due, q1 - q0)
+        self.assert_ticks(m, t0, t1, preset)
+        s.wait_value(f"{m.prefix}/state", "ringing", 3)
+        self.assertRegex(lost_lines(m)[0], LOST_WORDING, "the README's wording of the line")
+
+    @unittest.skipUnless(h.can_partition(), "needs root for a network namespace")
+    def test_network_partition(self):
+        p = h.Partition()
+        self.addCleanup(p.close)
+        print(f"  partition by {p.method} in {p.ns}", flush=True)
+        b = self.broker(hosts=("127.0.0.1", p.root_ip))
+        section = h.mqtt_section(b, "kitchen", host=p.root_ip, keepalive="5s")
+        m = self.member("kitchen", mqtt=section, netns=p.ns, presets=("60s",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        t0, t1, _ = self.start_on_socket(m)
+        time.sleep(1)
+        p.cut()
+        cut_at = time.monotonic()
+        # keepalive 5 s: tock must notice within about two keepalives
+        h.wait_until(lambda: lost_lines(m), 15, "tock to notice the partition (`connection lost`)",
+                     detail=m.describe)
+        lost_s = time.monotonic() - cut_at
+        self.assertIn(m.link(), ("connecting", "down"))
+        # the broker gives up on it too and publishes the Last Will
+        s.wait_value(f"{m.prefix}/availability", "offline", 12)
+        self.assertEqual(m.status()["state"], "running")
+        p.heal()
+        healed_at = time.monotonic()
+        m.wait_link("connected", timeout=30)
+        back_s = time.monotonic() - healed_at
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        print(f"  link lost after {lost_s:.1f} s, back {back_s:.1f} s after the heal", flush=True)
+        self.assertEqual(len(lost_lines(m)), 1, m.log())
+        self.assertEqual(len(m.log_lines("mqtt: connected to")), 2, m.log())
+        self.assert_ticks(m, t0, t1, 60, upto=whole_seconds_since(t1))
+
+    def test_slow_link(self):
+        preset = 10
+        b = self.broker()
+        proxy = h.SlowProxy("127.0.0.1", b.port, delay=0.5, chunk=256)
+        self.addCleanup(proxy.close)
+        m = self.member("kitchen", b, presets=(f"{preset}s",), port=proxy.port)
+        t0, t1, _ = self.start_on_socket(m)
+        s = self.subscriber(b, topics=[f"{m.prefix}/state", f"{m.prefix}/availability"])
+        m.wait_link("connected", timeout=15)
+        s.wait_value(f"{m.prefix}/state", "running", 20)
+        m.wait_state("ringing", timeout=preset + 5)
+        status = m.status()
+        print(f"  through the slow proxy: {proxy.forwarded['up']} bytes up, worst stall "
+              f"{status['mqtt']['worst_stall_us']} us", flush=True)
+        self.assert_ticks(m, t0, t1, preset)
+        self.assert_rings_at(m, t0 + preset * S, t1 - t0)
+        s.wait_value(f"{m.prefix}/state", "ringing", 20)
+
+    def test_command_flood(self):
+        preset, n, every = 20, 10_000, 10
+        b = self.broker()
+        m = self.member("kitchen", b, presets=(f"{preset}s",))
+        m.wait_link("connected")
+        replies = self.subscriber(b, topics=[f"{m.prefix}/reply"])
+        flood = self.subscriber(b, topics=[])
+        time.sleep(0.5)
+        before = m.status()["mqtt"]
+        rss0 = m.rss_kb()
+        t0, t1, _ = self.start_on_socket(m)
+        garbage = [b"not json", b"{", b'{"cmd":"nope"}', b"[]", b'{"cmd":5}', b"\xff\xfe\xfd", b"",
+                   b'{"cmd":"status"', b"null", b'"status"']
+        sent_garbage = 0
+        info = None
+        started = time.monotonic()
+        for i in range(n):
+            if i % every == every - 1:
+                payload = garbage[(i // every) % len(garbage)]
+                sent_garbage += 1
+            else:
+                payload = b'{"cmd":"status"}'
+            info = flood.client.publish(f"{m.prefix}/cmd", payload, qos=1)
+        info.wait_for_publish(60)
+        self.assertTrue(info.is_published(), "the flood was not acknowledged by the broker within 60 s")
+        h.wait_until(lambda: m.status()["mqtt"]["received"] - before["received"] >= n, 60,
+                     f"tock to receive all {n} commands", detail=m.describe)
+        flood_s = time.monotonic() - started
+        time.sleep(1)  # replies still in flight
+        rss1 = m.rss_kb()
+        after = m.status()["mqtt"]
+        got = len(replies.messages())
+        print(f"  flood: {n} commands in {flood_s:.1f} s, {got} replies, RSS {rss0} -> {rss1} kB, "
+              f"mqtt status {after}", flush=True)
+        self.assertEqual(after["received"] - before["received"], n, after)
+        # every payload that is not a request is ignored, and nothing else;
+        # requests beyond the 64 waiting are dropped and counted apart
+        self.assertEqual(after["ignored"] - before["ignored"], sent_garbage, after)
+        self.assertGreater(after["dropped"] - before["dropped"], 0, after)
+        self.assertLessEqual(len(m.log_lines("mqtt: dropped")), 2, m.log())
+        self.assertLessEqual(got, n - sent_garbage, "a reply to something that was not a request")
+        self.assertLess(rss1 - rss0, 8 * 1024, f"RSS grew by {rss1 - rss0} kB")
+        ignored_lines = m.log_lines("mqtt: ignored")
+        self.assertGreaterEqual(len(ignored_lines), 1, "no `mqtt: ignored` line at all")
+        self.assertLessEqual(len(ignored_lines), 2, "\n".join(ignored_lines))
+        self.assertEqual(m.link(), "connected")
+        m.wait_state("ringing", timeout=preset + 3)
+        self.assert_ticks(m, t0, t1, preset)
+        self.assert_rings_at(m, t0 + preset * S, t1 - t0)
+
+    def test_megabyte_payload_ignored(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)  # the retained messages are in
+        time.sleep(0.2)
+        before = m.status()["mqtt"]
+        mark = s.mark()
+        big = b'{"cmd":"status","pad":"' + b"x" * (1 << 20) + b'"}'
+        s.publish(f"{m.prefix}/cmd", big)
+        h.wait_until(lambda: m.status()["mqtt"]["received"] > before["received"], 10, "tock to receive the 1 MB payload")
+        time.sleep(1)
+        self.assertEqual(s.messages(f"{m.prefix}/reply", mark), [], "a reply to a 1 MB payload")
+        after = m.status()["mqtt"]
+        self.assertEqual(after["ignored"], before["ignored"] + 1, after)
+        self.assertEqual(after["link"], "connected")
+        self.assertEqual(s.messages(f"{m.prefix}/availability", mark), [], "the link dropped")
+        self.assertIs(s.request(m.prefix, {"cmd": "status"}).get("ok"), True)
+        self.assertEqual(len(m.log_lines("mqtt: connected to")), 1, m.log())
+
+    def test_invalid_utf8_and_unknown_ignored(self):
+        b = self.broker()
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)  # the retained messages are in
+        time.sleep(0.2)
+        before = m.status()["mqtt"]
+        mark = s.mark()
+        bad = [b'{"cmd":"st\xc3\x28tus"}', b"\xff" + b'{"cmd":"status"}', b'{"cmd":"bogus"}', b"status"]
+        for payload in bad:
+            s.publish(f"{m.prefix}/cmd", payload)
+        h.wait_until(lambda: m.status()["mqtt"]["received"] >= before["received"] + len(bad), 5,
+                     "tock to receive the payloads")
+        time.sleep(1)
+        self.assertEqual(s.texts(f"{m.prefix}/reply", mark), [], "a reply to a payload that is not a request")
+        after = m.status()["mqtt"]
+        self.assertEqual(after["ignored"] - before["ignored"], len(bad), after)
+        self.assertEqual(after["link"], "connected")
+        self.assertIs(s.request(m.prefix, {"cmd": "status"}).get("ok"), True)
+        self.assertEqual(len(m.log_lines("mqtt: ignored")), 1, m.log())
+
+    def test_wrong_password(self):
+        b = self.broker()
+        m = self.member("kitchen", b, password="wrong", presets=("10s",))
+        h.wait_until(lambda: m.log_lines("refused the login"), 5, "a `refused the login` line",
+                     detail=m.describe)
+        # several retries (1, 2, 4 s apart) while we watch
+        h.wait_until(lambda: b.log().count("not authorised") >= 3, 12, "three refused logins at the broker",
+                     detail=lambda: h.tail(b.log_path))
+        lines = m.log_lines("refused the login")
+        self.assertEqual(len(lines), 1, "one line per state change, not per retry:\n" + "\n".join(lines))
+        self.assertIn(f"mqtt: 127.0.0.1:{b.port} refused the login (not authorised); "
+                      "check mqtt.username and mqtt.password_file", lines[0])
+        self.assertNotEqual(m.link(), "connected")
+        t0, t1, _ = self.start_on_socket(m)
+        m.wait_state("ringing", timeout=12)
+        self.assert_ticks(m, t0, t1, 10)
+
+    def test_tls(self):
+        b = self.broker(tls=True)
+        m = self.member("kitchen", b, port=b.tls_port, tls={"ca_file": str(b.ca.cert)})
+        m.wait_link("connected")
+        self.assertTrue(m.log_lines(f"mqtt: connected to 127.0.0.1:{b.tls_port}"), m.log())
+        s = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+        self.assertIn(f"on port {b.tls_port}", b.log())
+        self.assertIn("as kitchen", b.log())
+
+    def test_tls_client_certificate(self):
+        b = self.broker(tls=True, client_cert=True)
+        crt, key = b.client_cert
+        m = self.member("kitchen", b, port=b.tls_port,
+                        tls={"ca_file": str(b.ca.cert), "cert_file": str(crt), "key_file": str(key)})
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/availability"])
+        s.wait_value(f"{m.prefix}/availability", "online", 5)
+
+    def test_tls_wrong_ca(self):
+        b = self.broker(tls=True)
+        other = h.CertAuthority(Path(self.tmp) / "other-ca", "Some Other CA")
+        m = self.member("kitchen", b, port=b.tls_port, tls={"ca_file": str(other.cert)})
+        h.wait_until(lambda: m.log_lines("cannot connect"), 6, "a `cannot connect` line",
+                     detail=m.describe)
+        time.sleep(4)  # a few retries
+        lines = m.log_lines("cannot connect")
+        self.assertEqual(len(lines), 1, "one line per state change, not per retry:\n" + "\n".join(lines))
+        self.assertIn(f"mqtt: cannot connect to 127.0.0.1:{b.tls_port} (", lines[0])
+        # clear = it says the broker's certificate did not verify (what to
+        # fix: mqtt.tls.ca_file), not just that something in TLS failed
+        self.assertRegex(lines[0], r"(?i)certificate|verif|ca_file", "the line should say it is the certificate")
+        self.assertNotEqual(m.link(), "connected")
+        self.assertEqual(m.log_lines("mqtt: connected to"), [])
+
+
+# ======================================================================= group
+
+class GroupTest(MqttCase):
+    LEAD_MS = 250
+
+    def group(self, names=("a", "b", "c"), preset="30s"):
+        b = self.broker()
+        members = [self.member(n, b, presets=(preset,), group={"name": "gym", "lead": f"{self.LEAD_MS}ms"})
+                   for n in names]
+        for m in members:
+            m.wait_link("connected")
+        return b, members
+
+    def join(self, b, name, preset="30s"):
+        m = self.member(name, b, presets=(preset,), group={"name": "gym", "lead": f"{self.LEAD_MS}ms"})
+        m.wait_link("connected")
+        return m
+
+    def wait_all(self, members, state, timeout=3):
+        h.wait_until(lambda: all(m.status()["state"] == state for m in members), timeout,
+                     f"every member {state}", detail=lambda: "\n".join(m.describe() for m in members))
+
+    def group_of(self, m):
+        g = m.status().get("group")
+        self.assertIsNotNone(g, f"{m.name}: no group in status {m.status()}")
+        return g
+
+    def assert_agree(self, members, from_=None):
+        gs = {m.name: self.group_of(m) for m in members}
+        ats = {g.get("at") for g in gs.values()}
+        froms = {g.get("from") for g in gs.values()}
+        self.assertEqual(len(ats), 1, f"group.at differs: {gs}")
+        self.assertEqual(len(froms), 1, f"group.from differs: {gs}")
+        for g in gs.values():
+            self.assertEqual(g.get("name"), "gym")
+            self.assertIsInstance(g.get("at"), int)
+        if from_ is not None:
+            self.assertEqual(froms, {from_})
+        return next(iter(gs.values()))
+
+    def test_start_in_step(self):
+        b, members = self.group()
+        watch = self.subscriber(b, topics=["tock/groups/gym"])
+        t0 = h.mono_ns()
+        wall0 = time.time_ns()
+        r = members[0].request({"cmd": "start"})
+        self.assertIs(r.get("ok"), True, r)
+        self.wait_all(members, "running")
+        g = self.assert_agree(members, from_="a")
+        # the group message as the README writes it
+        msg = watch.wait_topic("tock/groups/gym", 3)
+        body = json.loads(msg.payload)
+        self.assertEqual((body["from"], body["at"], body["press"]), ("a", g["at"], "start"), body)
+        self.assertIsInstance(body["state"], dict)
+        lead_ms = (g["at"] - wall0) / MS
+        self.assertGreaterEqual(lead_ms, self.LEAD_MS - 5, f"at is only {lead_ms:.0f} ms after the press")
+        self.assertLess(lead_ms, self.LEAD_MS + 200, f"at is {lead_ms:.0f} ms after the press")
+        # first frame after the start on each member, from their timing logs
+        firsts = {}
+        for m in members:
+            frames = h.wait_until(lambda: m.frames(after=t0), 4, f"a frame from {m.name} after the start")
+            firsts[m.name] = frames[0]
+        texts = {text for _, text in firsts.values()}
+        self.assertEqual(texts, {"00:29"}, firsts)
+        times = [t for t, _ in firsts.values()]
+        skew_ms = (max(times) - min(times)) / MS
+        # where `at` falls on CLOCK_MONOTONIC: the first frame is due 1 s later
+        at_mono = g["at"] - time.time_ns() + h.mono_ns()
+        late_ms = {n: (t - at_mono - S) / MS for n, (t, _) in firsts.items()}
+        print(f"  group start skew {skew_ms:.2f} ms; first frame vs at+1s: "
+              + ", ".join(f"{n} {v:+.1f} ms" for n, v in late_ms.items()), flush=True)
+        self.assertLess(skew_ms, 50, f"first frames {skew_ms:.1f} ms apart")
+        for n, v in late_ms.items():
+            self.assertLess(abs(v), 50, f"{n}: first frame {v:+.1f} ms from at + 1 s")
+
+    def test_stop_on_another_member(self):
+        b, (a, bm, c) = self.group()
+        self.assertIs(a.request({"cmd": "start"}).get("ok"), True)
+        self.wait_all([a, bm, c], "running")
+        time.sleep(1.3)
+        r = bm.request({"cmd": "stop"})
+        self.assertIs(r.get("ok"), True, r)
+        self.wait_all([a, bm, c], "paused")
+        self.assert_agree([a, bm, c], from_="b")
+        displays = {m.name: m.status()["display"] for m in (a, bm, c)}
+        self.assertEqual(len(set(displays.values())), 1, displays)
+        remaining = {m.name: m.status()["remaining_ms"] for m in (a, bm, c)}
+        self.assertLess(max(remaining.values()) - min(remaining.values()), 50, remaining)
+
+    def test_late_member_takes_running_count(self):
+        b, members = self.group()
+        a = members[0]
+        self.assertIs(a.request({"cmd": "start"}).get("ok"), True)
+        self.wait_all(members, "running")
+        time.sleep(2.2)
+        d = self.join(b, "d")
+        self.wait_all([d], "running", timeout=3)
+        g = self.assert_agree(members + [d], from_="a")
+        ra, rd = a.status()["remaining_ms"], d.status()["remaining_ms"]
+        self.assertLess(abs(ra - rd), 100, f"a remaining {ra} ms, d {rd} ms")
+        # d ticks in phase with the others
+        h.wait_until(lambda: len(d.frames()) >= 3, 4, "frames from d")
+        fa = {text: t for t, text in a.frames()}
+        # d's first frame is the count as d found it when it joined, shown at
+        # once; from its next change on d must tick with a
+        joined = [f for f in changes(d.frames()) if f[1] != "00:30"][1:]
+        pairs = [(text, (t - fa[text]) / MS) for t, text in joined if text in fa]
+        self.assertTrue(pairs, f"no common frames: a {a.frames()} d {d.frames()}")
+        off = [f"{text} {ms:+.1f} ms" for text, ms in pairs if abs(ms) >= 50]
+        self.assertEqual(off, [], f"d's frames vs a's (group at {g['at']})")
+
+    def test_presses_within_the_lead(self):
+        b, (a, bm, c) = self.group()
+        self.assertIs(a.request({"cmd": "start"}).get("ok"), True)
+        self.wait_all([a, bm, c], "running")
+        self.assertIs(a.request({"cmd": "stop"}).get("ok"), True)
+        self.wait_all([a, bm, c], "paused")
+        watch = self.subscriber(b, topics=["tock/groups/gym"])
+        # Start on a and Reset on b at once: both inside one lead
+        go = threading.Barrier(2)
+        results = {}
+
+        def press(m, cmd):
+            go.wait(2)
+            results[m.name] = (h.mono_ns(), m.request({"cmd": cmd}))
+        threads = [threading.Thread(target=press, args=(a, "start")), threading.Thread(target=press, args=(bm, "reset"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(5)
+        gap_ms = abs(results["a"][0] - results["b"][0]) / MS
+        self.assertLess(gap_ms, self.LEAD_MS, "the two presses were not within the lead")
+        time.sleep((self.LEAD_MS + 600) / 1000)
+        states = {m.name: m.status() for m in (a, bm, c)}
+        self.assertEqual(len({s["state"] for s in states.values()}), 1,
+                         {n: s["state"] for n, s in states.items()})
+        self.assertEqual(len({s["display"] for s in states.values()}), 1,
+                         {n: s["display"] for n, s in states.items()})
+        g = self.assert_agree([a, bm, c])
+        # the retained group message is the winner every member applied
+        retained = self.subscriber(b, topics=["tock/groups/gym"]).wait_topic("tock/groups/gym", 3)
+        body = json.loads(retained.payload)
+        self.assertEqual((body["at"], body["from"]), (g["at"], g["from"]),
+                         f"retained {body['from']}@{body['at']} vs applied {g}; seen: "
+                         + str([json.loads(x.payload)["from"] for x in watch.messages()]))
+        print(f"  presses {gap_ms:.1f} ms apart; winner {g['from']} ({body['press']}), all "
+              f"{states['a']['state']}", flush=True)
+
+    def test_losing_press_arrives_last(self):
+        """The press that loses (the smaller `at`) reaches the broker last,
+        from a member on a slow link: the retained message must still end as
+        the winner, or a member joining later would take the loser's state."""
+        b = self.broker()
+        proxy = h.SlowProxy("127.0.0.1", b.port, delay=0.15, chunk=65536)
+        self.addCleanup(proxy.close)
+        group = {"name": "gym", "lead": f"{self.LEAD_MS}ms"}
+        a = self.member("a", b, presets=("30s",), port=proxy.port, group=group)
+        bm = self.member("b", b, presets=("30s",), group=group)
+        c = self.member("c", b, presets=("30s",), group=group)
+        for m in (a, bm, c):
+            m.wait_link("connected", timeout=20)
+        # paused, so that both Start and Reset change something
+        self.assertIs(c.request({"cmd": "start"}).get("ok"), True)
+        self.wait_all([a, bm, c], "running")
+        self.assertIs(c.request({"cmd": "stop"}).get("ok"), True)
+        self.wait_all([a, bm, c], "paused")
+        watch = self.subscriber(b, topics=["tock/groups/gym"])
+        watch.wait_topic("tock/groups/gym", 3)  # c's retained stop
+        mark = watch.mark()
+        # a presses Start; 30 ms later b presses Reset: b's `at` is later and
+        # wins, but a's message is still in the slow link when b's arrives
+        self.assertIs(a.request({"cmd": "start"}).get("ok"), True)
+        time.sleep(0.03)
+        self.assertIs(bm.request({"cmd": "reset"}).get("ok"), True)
+        watch.wait(lambda s: len(s.messages(since=mark)) >= 2, 3, "both group messages at the broker")
+        time.sleep((self.LEAD_MS + 600) / 1000)
+        order = [json.loads(x.payload)["from"] for x in watch.messages(since=mark)]
+        g = self.assert_agree([a, bm, c], from_="b")
+        states = {m.name: m.status()["state"] for m in (a, bm, c)}
+        self.assertEqual(len(set(states.values())), 1, states)
+        print(f"  group messages reached the broker in the order {order}; all {states['a']}", flush=True)
+        d = self.join(b, "d")
+        time.sleep(0.5)
+        gd = self.group_of(d)
+        self.assertEqual((gd.get("at"), gd.get("from"), d.status()["state"]), (g["at"], g["from"], states["a"]),
+                         f"the late member took {gd} (state {d.status()['state']}); the group applied {g}")
+
+
+# ======================================================================= runner
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tock", nargs="?", help="the tock binary (default: .build/debug/tock)")
+    ap.add_argument("-k", action="append", default=[], help="run only tests whose name contains this")
+    args = ap.parse_args(argv)
+    if args.tock:
+        h.TOCK = os.path.abspath(args.tock)
+    loader = unittest.TestLoader()
+    if args.k:
+        loader.testNamePatterns = [f"*{k}*" for k in args.k]
+    tests = []
+
+    def flatten(suite):
+        for t in suite:
+            if isinstance(t, unittest.TestSuite):
+                flatten(t)
+            else:
+                tests.append(t)
+    flatten(loader.loadTestsFromModule(sys.modules[__name__]))
+
+    passed = failed = skipped = 0
+    started = time.monotonic()
+    try:
+        for test in tests:
+            name = f"{type(test).__name__}.{test._testMethodName}"
+            print(f"-- {name}", flush=True)
+            result = unittest.TestResult()
+            t = time.monotonic()
+            test.run(result)
+            took = time.monotonic() - t
+            problems = result.failures + result.errors
+            if problems:
+                failed += 1
+                print(f"FAIL {name} ({took:.1f} s)")
+                for _, tb in problems:
+                    print("   " + tb.rstrip().replace("\n", "\n   "))
+                for label, path in h.ARTIFACTS:
+                    print(f"   --- {label} ({path}), last lines:")
+                    print("   " + h.tail(path, 12).replace("\n", "\n   "))
+            elif result.skipped:
+                skipped += 1
+                print(f"skip {name}: {result.skipped[0][1]}")
+            else:
+                passed += 1
+                print(f"ok   {name} ({took:.1f} s)")
+            sys.stdout.flush()
+            remove_leftovers()
+    except KeyboardInterrupt:
+        traceback.print_exc()
+        failed += 1
+    finally:
+        h.kill_all()
+        remove_leftovers()
+    total = time.monotonic() - started
+    print(f"mqtt: {passed} passed, {failed} failed ({total:.0f} s)")
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
