@@ -49,6 +49,7 @@ final class MqttBridge {
         driver.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
             s["mqtt"] = ["link": client.link.rawValue, "worst_stall_us": client.worstStall.nanoseconds / 1000,
+                         "worst_stall_cpu_us": client.worstStallCPU.nanoseconds / 1000,
                          "received": received, "ignored": ignored, "dropped": dropped, "replies_dropped": client.dropped]
             if let g = group?.status { s["group"] = g }
         }
