@@ -81,7 +81,7 @@ final class MqttGroup {
         client.publish(topic, [UInt8](data))
         mine = m
         mineRelayed = false
-        log.info("group \(config.group ?? ""): \(change.press) at \(m.at)")
+        log.info("group \(config.group ?? ""): \(change.press) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
         schedule(m)
     }
 
