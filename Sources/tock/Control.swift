@@ -59,6 +59,10 @@ func show(_ line: String, json: Bool) throws {
     if let d = obj["direction"] { parts.append("switch \(d)") }
     if obj["buzzer"] as? Bool == true { parts.append("buzzer on") }
     if let a = obj["alarm"] { parts.append("alarm \(a)") }
+    if let m = obj["mqtt"] as? [String: Any], let link = m["link"] { parts.append("mqtt \(link)") }
+    if let g = obj["group"] as? [String: Any], let name = g["name"] {
+        parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
+    }
     print(parts.joined(separator: ", "))
 }
 
