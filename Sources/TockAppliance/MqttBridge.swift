@@ -30,6 +30,8 @@ final class MqttBridge {
     private var inbox: [ControlRequest] = []
     static let inboxLimit = 64
 
+    /// The version the discovery configs report (deploy/VERSION; a test
+    /// keeps the two equal).
     static let version = "0.1.0"
 
     init(config: MqttConfig, client: MqttClient, driver: ApplianceDriver, service: ControlService, log: Logger,
@@ -62,7 +64,7 @@ final class MqttBridge {
         published = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         for (topic, payload) in HomeAssistant.configs(config, version: Self.version) {
-            client.publish(topic, config.discovery ? Self.json(payload) : [])
+            client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
         }
         publishState(force: true)
         group?.linked(true)
@@ -137,7 +139,7 @@ final class MqttBridge {
             let reply: [String: Any] = request == .watch
                 ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
                 : service.reply(to: request)
-            client.publish("\(config.topicPrefix)/reply", Self.json(reply), retain: false)
+            client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
         }
     }
 
@@ -150,10 +152,6 @@ final class MqttBridge {
 
     func close() {
         client.measure { client.close() }
-    }
-
-    static func json(_ object: [String: Any]) -> [UInt8] {
-        JSONText.bytes(object)
     }
 }
 

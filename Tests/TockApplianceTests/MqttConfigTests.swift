@@ -78,3 +78,16 @@ import TockCore
         for e in expected { #expect(p.contains { $0.contains(e) }, "missing \(e) in \(p)") }
     }
 }
+
+@Suite struct DiscoveryVersionTests {
+    @Test func theVersionHomeAssistantShowsIsThePackages() throws {
+        let file = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/VERSION")
+        let version = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(MqttBridge.version == version)
+        let configs = HomeAssistant.configs(MqttConfig(), version: MqttBridge.version)
+        #expect(configs.count == 8)
+        #expect(configs.allSatisfy { ($0.payload["device"] as? [String: Any])?["sw_version"] as? String == version })
+    }
+}
