@@ -40,6 +40,7 @@ final class MqttGroup {
     private var pending: [Message] = []
     private var applied: (at: Int64, from: String)?
     private var lastRefusal = ""
+    private var junkReport = RateLimitedReport()
     /// The last change this box sent, and the last one the broker relayed
     /// (what it now retains: the last to arrive, not the newest).
     private var mine: Message?
@@ -88,7 +89,9 @@ final class MqttGroup {
     func received(_ payload: UnsafeRawBufferPointer) {
         guard payload.count > 0 else { return }  // the retained message was cleared
         guard payload.count <= 16_384, let m = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
-            log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change")
+            if let more = junkReport.due(at: clock().monotonic) {
+                log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change\(more); at most one such line a minute")
+            }
             return
         }
         retained = (m.at, m.from)
