@@ -16,13 +16,18 @@ import TockCore
 /// - a member whose link is down acts alone; on reconnecting it takes the
 ///   group's retained state if that is newer than what it last applied.
 final class MqttGroup {
+    /// What orders changes: the agreed instant, then the member.
+    typealias Key = (at: Int64, from: String)
+
     struct Message: Codable, Equatable {
         var from: String
         var at: Int64
         var press: String
         var state: Snapshot
 
-        func isNewer(than o: (at: Int64, from: String)?) -> Bool {
+        var key: Key { (at, from) }
+
+        func isNewer(than o: Key?) -> Bool {
             guard let o else { return true }
             return (at, from) > (o.at, o.from)
         }
@@ -38,13 +43,13 @@ final class MqttGroup {
     private let log: Logger
     private let clock: () -> Now
     private var pending: [Message] = []
-    private var applied: (at: Int64, from: String)?
+    private var applied: Key?
     private var lastRefusal = ""
     private var junkReport = RateLimitedReport()
     /// The last change this box sent, and the last one the broker relayed
     /// (what it now retains: the last to arrive, not the newest).
     private var mine: Message?
-    private var retained: (at: Int64, from: String)?
+    private var retained: Key?
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
 
@@ -94,7 +99,7 @@ final class MqttGroup {
             }
             return
         }
-        retained = (m.at, m.from)
+        retained = m.key
         if let mine, m == mine { mineRelayed = true }
         schedule(m)
         repairRetained()
@@ -104,7 +109,7 @@ final class MqttGroup {
     /// keeps the last to arrive, which may be the loser: a member joining
     /// then would take it. The winner, seeing that, sends its change again.
     private func repairRetained() {
-        guard let mine, mineRelayed, let applied, applied == (mine.at, mine.from), let retained, mine.isNewer(than: retained),
+        guard let mine, mineRelayed, let applied, applied == mine.key, let retained, mine.isNewer(than: retained),
               let data = try? JSONEncoder().encode(mine) else { return }
         mineRelayed = false
         log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
@@ -125,7 +130,7 @@ final class MqttGroup {
         while let m = pending.first, m.at <= wall {
             pending.removeFirst()
             guard m.isNewer(than: applied) else { continue }
-            applied = (m.at, m.from)
+            applied = m.key
             repairRetained()
             do {
                 try driver.adoptGroup(m.state)

@@ -655,7 +655,9 @@ class FaultTest(MqttCase):
         self.assert_ticks(m, t0, t1, preset)
         self.assert_rings_at(m, t0 + preset * S, t1 - t0)
 
-    def test_megabyte_payload_ignored(self):
+    def linked_and_watched(self):
+        """A connected member, a subscriber to all its topics with the
+        retained ones in, its mqtt counters and a mark in the subscriber."""
         b = self.broker()
         m = self.member("kitchen", b)
         m.wait_link("connected")
@@ -664,6 +666,10 @@ class FaultTest(MqttCase):
         time.sleep(0.2)
         before = m.status()["mqtt"]
         mark = s.mark()
+        return m, s, before, mark
+
+    def test_megabyte_payload_ignored(self):
+        m, s, before, mark = self.linked_and_watched()
         big = b'{"cmd":"status","pad":"' + b"x" * (1 << 20) + b'"}'
         s.publish(f"{m.prefix}/cmd", big)
         h.wait_until(lambda: m.status()["mqtt"]["received"] > before["received"], 10, "tock to receive the 1 MB payload")
@@ -677,14 +683,7 @@ class FaultTest(MqttCase):
         self.assertEqual(len(m.log_lines("mqtt: connected to")), 1, m.log())
 
     def test_invalid_utf8_and_unknown_ignored(self):
-        b = self.broker()
-        m = self.member("kitchen", b)
-        m.wait_link("connected")
-        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
-        s.wait_value(f"{m.prefix}/availability", "online", 5)  # the retained messages are in
-        time.sleep(0.2)
-        before = m.status()["mqtt"]
-        mark = s.mark()
+        m, s, before, mark = self.linked_and_watched()
         bad = [b'{"cmd":"st\xc3\x28tus"}', b"\xff" + b'{"cmd":"status"}', b'{"cmd":"bogus"}', b"status"]
         for payload in bad:
             s.publish(f"{m.prefix}/cmd", payload)
