@@ -46,7 +46,8 @@ public enum CalendarText {
             throw Invalid(description: "\"\(text)\": give an offset or a zone name, not both")
         }
         let hms = clock.split(separator: ":")
-        guard date.count == 3, hms.count == 2 || hms.count == 3,
+        let digitsOnly = (date + hms).allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isWholeNumber || $0 == ".") } }
+        guard digitsOnly, date.count == 3, hms.count == 2 || hms.count == 3,
               let y = Int(date[0]), let mo = Int(date[1]), let d = Int(date[2]),
               let h = Int(hms[0]), let mi = Int(hms[1]) else { throw malformed(text) }
         var nanos: Int64 = 0
@@ -64,6 +65,11 @@ public enum CalendarText {
         guard (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi), (0...60).contains(sec) else {
             throw Invalid(description: "\"\(text)\": a field is out of range")
         }
+        // The instants Tock keeps (`TimeBounds`); a year beyond would not fit
+        // its nanosecond arithmetic.
+        guard (1970...2199).contains(y) else {
+            throw Invalid(description: "\"\(text)\": the year must be from 1970 to 2199")
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone ?? TimeZone(secondsFromGMT: offsetSeconds!)!
         let parts = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
@@ -71,7 +77,11 @@ public enum CalendarText {
               calendar.component(.day, from: when) == d else {
             throw Invalid(description: "\"\(text)\": no such date")
         }
-        return WallTime(nanoseconds: Int64(when.timeIntervalSince1970.rounded()) * 1_000_000_000 + nanos)
+        // An offset can still carry the first or last day of the range over
+        // its edge: the one check for a wall instant decides.
+        do { return try WallTime(checked: Int64(when.timeIntervalSince1970.rounded()) * 1_000_000_000 + nanos) } catch {
+            throw Invalid(description: "\"\(text)\": \(error.description)")
+        }
     }
 
     private static func malformed(_ text: String) -> Invalid {

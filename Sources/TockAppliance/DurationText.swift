@@ -1,3 +1,7 @@
+#if canImport(TockCore)
+import TockCore  // `make fuzz` compiles the few core files it needs into one module instead
+#endif
+
 /// Durations as people write them in the configuration file, on the
 /// command line and in the control socket: `10s`, `5m`, `12m30s`, `1h`,
 /// `1h30m`, `250ms`, `0.5s`, or clock style `1:30` (m:ss) and `1:00:00`
@@ -7,8 +11,8 @@ public enum DurationText {
         public var description: String
     }
 
-    /// The longest duration accepted, in seconds (about 31 years).
-    static let longest: Int64 = 1_000_000_000
+    /// The longest duration accepted, in seconds: `TimeBounds.longest`.
+    static let longest: Int64 = TimeBounds.longest.nanoseconds / 1_000_000_000
 
     public static func parse(_ text: String) throws(Invalid) -> Duration {
         let s = text.trimmingSpaces
@@ -16,6 +20,8 @@ public enum DurationText {
         if s.contains(":") { return try clock(s) }
         var total: Int64 = 0
         var rest = Substring(s)
+        // Units come once each, largest first (`1h30m`, not `30m1h` or `5m5m`).
+        var smallestSoFar = Int64.max
         while !rest.isEmpty {
             let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
             guard !number.isEmpty else {
@@ -35,6 +41,10 @@ public enum DurationText {
             default:
                 throw Invalid(description: "\"\(text)\": unknown unit \"\(unit)\" (use h, m, s or ms)")
             }
+            guard scale < smallestSoFar else {
+                throw Invalid(description: "\"\(text)\": give each unit once, largest first (e.g. 1h30m)")
+            }
+            smallestSoFar = scale
             guard let value = decimal(number, scale: scale) else {
                 throw Invalid(description: "\"\(text)\": \"\(number)\" is not a number, or too large")
             }
@@ -69,16 +79,20 @@ public enum DurationText {
     /// nil when it is not a number or does not fit (no trap on overflow).
     private static func decimal(_ text: Substring, scale: Int64) -> Int64? {
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard pieces.count <= 2, let whole = Int64(pieces[0].isEmpty ? "0" : pieces[0]) else { return nil }
+        guard pieces.count <= 2, pieces.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
+              !(pieces[0].isEmpty && (pieces.count == 1 || pieces[1].isEmpty)),
+              let whole = Int64(pieces[0].isEmpty ? "0" : pieces[0]) else { return nil }
         let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
         guard !overflow else { return nil }
         var value = scaled
         if pieces.count == 2 {
             var unit = scale
             for digit in pieces[1] {
-                guard let d = digit.wholeNumberValue else { return nil }
+                guard digit.isASCII, let d = digit.wholeNumberValue else { return nil }
                 unit /= 10
-                value += Int64(d) * unit
+                let (sum, overflow) = value.addingReportingOverflow(Int64(d) * unit)
+                guard !overflow else { return nil }
+                value = sum
             }
         }
         return value

@@ -59,7 +59,7 @@ public final class ServiceRuntime {
 
         let store = options.statePath.map { StateStore(path: $0, log: log) }
         let start = clock.now()
-        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: store?.load(), at: start)
+        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: store?.load(at: start), at: start)
         let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: hardware.display,
                                      sounder: hardware.sounder, leds: hardware.leds, log: log)
         let trace = try options.tracePath.map { try TraceSink(path: $0) }

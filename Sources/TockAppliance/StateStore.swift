@@ -30,7 +30,15 @@ public final class StateStore {
     /// The remembered state; a missing file is a first start, and a
     /// truncated, corrupt or foreign one is logged and ignored (the next
     /// save replaces it), never a crash loop.
-    public func load() -> Snapshot? {
+    public func load(at now: Now) -> Snapshot? {
+        guard let snapshot = load() else { return nil }
+        if snapshot.isFromTheFuture(at: now.wall) {
+            log.warning("state file \(path) was saved at a later time than the wall clock now reads (\(CalendarText.format(now.wall))): the clock is behind (no real-time clock, or NTP has not answered yet); a running count continues from where it was saved, as if no time passed while off")
+        }
+        return snapshot
+    }
+
+    func load() -> Snapshot? {
         let bytes: [UInt8]?
         do {
             bytes = try DurableFile.read(path)

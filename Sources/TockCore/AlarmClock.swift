@@ -238,14 +238,18 @@ public struct AlarmClock: Sendable {
             entries = s.items.compactMap { item in
                 guard let m = try? DailyAlarm.parseTime(item.at), let d = try? DailyAlarm.parseDays([item.days]) else { return nil }
                 let a = DailyAlarm(minute: m, days: d, label: item.label, enabled: item.enabled)
-                return scheduled(Entry(alarm: a, handledThrough: WallTime(nanoseconds: item.handled)))
+                // As after a step back (`stepped(to:)`): a mark more than a
+                // day ahead of the clock means one of the two clocks was wrong.
+                let saved = WallTime(nanoseconds: item.handled)
+                return scheduled(Entry(alarm: a, handledThrough: saved > now.wall + .seconds(86_400) ? now.wall : saved))
             }
         }
         let ring = Ring(minute: s.minute ?? 0, labels: s.labels ?? [])
         if let since = s.ringing {
             state = .ringing(ring, since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: settings.ringFor))
         } else if let until = s.snoozedUntil {
-            let u = now.instant(ofWall: until)
+            // Never snoozed for longer than a snooze, whatever the file says.
+            let u = min(now.instant(ofWall: until), now.monotonic + settings.snooze)
             state = .snoozed(ring, until: u > now.monotonic ? u : Snapshot.ringStart(u, now: now, ringFor: settings.ringFor))
         }
         lookMonotonic = now.monotonic
@@ -286,6 +290,43 @@ public struct AlarmsSnapshot: Equatable, Sendable, Codable {
     public var labels: [String]? = nil
     public var ringing: Int64? = nil
     public var snoozedUntil: Int64? = nil
+
+    public init(items: [Item], file: [String]) {
+        self.items = items
+        self.file = file
+    }
+
+    /// Decoded from the state file: lists within `DailyAlarm.maxCount`,
+    /// instants within `TimeBounds`, labels printable.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
+            .dataCorruptedError(forKey: key, in: c, debugDescription: why)
+        }
+        items = try c.decode([Item].self, forKey: .items)
+        file = try c.decode([String].self, forKey: .file)
+        minute = try c.decodeIfPresent(Int.self, forKey: .minute)
+        labels = try c.decodeIfPresent([String].self, forKey: .labels)
+        ringing = try c.decodeIfPresent(Int64.self, forKey: .ringing)
+        snoozedUntil = try c.decodeIfPresent(Int64.self, forKey: .snoozedUntil)
+        guard items.count <= DailyAlarm.maxCount, file.count <= DailyAlarm.maxCount, (labels ?? []).count <= DailyAlarm.maxCount else {
+            throw refuse(.items, "more than \(DailyAlarm.maxCount) alarms")
+        }
+        if let m = minute, !(0..<1440).contains(m) { throw refuse(.minute, "minute \(m) is not within a day") }
+        do {
+            for item in items {
+                _ = try WallTime(checked: item.handled)
+                _ = try DailyAlarm.parseLabel(item.label)
+            }
+            for label in labels ?? [] { _ = try DailyAlarm.parseLabel(label) }
+            if let r = ringing { _ = try WallTime(checked: r) }
+            if let u = snoozedUntil { _ = try WallTime(checked: u) }
+        } catch let e as TimeBounds.Violation {
+            throw refuse(.items, e.description)
+        } catch let e as DailyAlarm.Invalid {
+            throw refuse(.labels, e.description)
+        }
+    }
 }
 
 extension DailyAlarm {

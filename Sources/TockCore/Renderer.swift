@@ -58,14 +58,19 @@ public struct Renderer: Sendable {
         case .interval(let v, let round, _, let resting):
             let clock = countText(v, increasing: false, moving: moving)
             guard digits == 8 else { return resting ? clock + "." : clock }
-            return "\(round < 10 ? " " : "")\(round % 100)\(resting ? "r" : "-") " + clock
+            // Four digits are left after the round: `MM.SS`, or `H.MM`
+            // (hours and minutes) for a phase of 100 minutes or more.
+            let s = seconds(v, up: false)
+            let short = s < 6_000 ? clock : countText(v, increasing: false, moving: false, digits: 4).replacingColon(with: ".")
+            return "\(round < 10 ? " " : "")\(round % 100)\(resting ? "r" : "-") " + short
         default:
             let (v, up) = content.count!
             return countText(v, increasing: up, moving: moving)
         }
     }
 
-    private func countText(_ v: Duration, increasing: Bool, moving: Bool) -> String {
+    private func countText(_ v: Duration, increasing: Bool, moving: Bool, digits: Int? = nil) -> String {
+        let digits = digits ?? self.digits
         let s = seconds(v, up: increasing)
         guard s < Self.longest.nanoseconds / 1_000_000_000 else { return digits == 4 ? "--:--" : "--.--.--" }
         if s < 6_000 {
@@ -142,4 +147,9 @@ public struct Renderer: Sendable {
     }
 
     private func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}
+
+extension String {
+    /// `12:34` as `12.34`, for a 4-digit format shown on 8 digits.
+    fileprivate func replacingColon(with point: Character) -> String { String(map { $0 == ":" ? point : $0 }) }
 }

@@ -23,6 +23,8 @@ public struct Settings: Equatable, Sendable {
 
     public init() {}
 
+    /// The most presets a configuration file (and so the state file) holds.
+    public static let maxPresets = 20
     /// The longest value a 4-digit `HH:MM` display can show.
     public static let longestPreset: Duration = .seconds(99 * 3600 + 59 * 60)
     /// The shortest preset edit mode steps down to (one edit step; the

@@ -36,6 +36,47 @@ public struct Snapshot: Equatable, Sendable, Codable {
         self.presetIndex = presetIndex
         self.direction = direction
     }
+
+    /// Decoded from the state file or a fleet group's message: every value
+    /// is checked here, so a snapshot never holds an instant or a duration
+    /// the core's arithmetic cannot take (see `TimeBounds`), a mode or a
+    /// direction it does not know, or more presets than a file may list.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
+            .dataCorruptedError(forKey: key, in: c, debugDescription: why)
+        }
+        mode = try c.decode(String.self, forKey: .mode)
+        guard Settings.Mode(rawValue: mode) != nil else { throw refuse(.mode, "unknown mode \"\(mode.prefix(32))\"") }
+        direction = try c.decode(String.self, forKey: .direction)
+        guard SwitchPosition(rawValue: direction) != nil else { throw refuse(.direction, "unknown direction \"\(direction.prefix(32))\"") }
+        phase = try c.decode(Phase.self, forKey: .phase)
+        do { try phase.check() } catch { throw refuse(.phase, error.description) }
+        presets = try c.decode([Int64].self, forKey: .presets)
+        guard presets.count <= Settings.maxPresets else { throw refuse(.presets, "more than \(Settings.maxPresets) presets") }
+        for p in presets {
+            guard (1...Settings.longestPreset.nanoseconds).contains(p) else { throw refuse(.presets, "a preset of \(p) ns is not 1 ns to 99h59m") }
+        }
+        presetIndex = try c.decode(Int.self, forKey: .presetIndex)
+        guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw refuse(.presetIndex, "preset \(presetIndex) of \(presets.count)") }
+        fileMode = try c.decodeIfPresent(String.self, forKey: .fileMode)
+        if let m = fileMode, Settings.Mode(rawValue: m) == nil { throw refuse(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
+        alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
+    }
+}
+
+extension Snapshot.Phase {
+    /// Every instant and duration of a phase within `TimeBounds`.
+    func check() throws(TimeBounds.Violation) {
+        switch self {
+        case .ready, .done, .over: break
+        case .running(let since, let before):
+            _ = try WallTime(checked: since)
+            _ = try Duration.checked(nanoseconds: before)
+        case .paused(let elapsed): _ = try Duration.checked(nanoseconds: elapsed)
+        case .ringing(let since): _ = try WallTime(checked: since)
+        }
+    }
 }
 
 extension Snapshot.Phase {
@@ -45,9 +86,32 @@ extension Snapshot.Phase {
     }
 
     /// The run a `.running` phase stands for, on this boot's monotonic clock.
+    ///
+    /// A run that started later than the wall clock now reads was saved by
+    /// a clock that was ahead, or is read by one that is behind (a board
+    /// without a real-time clock before NTP answers): the time since it
+    /// started would be negative and the count would show more than its
+    /// preset. It continues from what had elapsed when it was saved, as if
+    /// no time passed while off (`Snapshot.isFromTheFuture` lets the shell
+    /// say so in the log).
     func run(at now: Now) -> Run? {
         guard case .running(let since, let before) = self else { return nil }
-        return Run(since: now.instant(ofWall: since), before: .nanoseconds(before))
+        return Run(since: now.instant(ofWall: min(since, now.wall.nanoseconds)), before: .nanoseconds(before))
+    }
+}
+
+extension Snapshot {
+    /// Whether an instant in this snapshot lies after `wall`: the wall clock
+    /// is behind the one that saved it, and a restore assumes no time
+    /// passed while off (see `Phase.run(at:)`).
+    public func isFromTheFuture(at wall: WallTime) -> Bool {
+        let since: Int64?
+        switch phase {
+        case .running(let s, _) where mode != Settings.Mode.countdown.rawValue: since = s
+        case .ringing(let s): since = s
+        default: since = nil
+        }
+        return [since, alarms?.ringing, alarms?.items.map(\.handled).max()].contains { $0.map { $0 > wall.nanoseconds } ?? false }
     }
 }
 

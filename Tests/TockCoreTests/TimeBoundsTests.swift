@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import TockCore
+
+/// Values at the edge of Int64 from a state file or a group message are
+/// refused where they are decoded; values at the edge of the accepted
+/// range go through every mode's arithmetic without a trap.
+@Suite struct TimeBoundsTests {
+    let longest = TimeBounds.longest.nanoseconds
+    let latest = TimeBounds.latestWall.nanoseconds
+
+    @Test func durationsAreCheckedAtBothEnds() throws {
+        for bad in [Int64.min, -1, longest + 1, Int64.max] {
+            #expect(throws: TimeBounds.Violation.self) { try Duration.checked(nanoseconds: bad) }
+        }
+        #expect(throws: TimeBounds.Violation.self) { try Duration.checked(nanoseconds: 0, positive: true) }
+        #expect(try Duration.checked(nanoseconds: 0) == .zero)
+        #expect(try Duration.checked(nanoseconds: longest) == TimeBounds.longest)
+        #expect(throws: TimeBounds.Violation.self) { try Duration.seconds(Int64.max).checked() }
+        #expect(throws: TimeBounds.Violation.self) { try Duration.seconds(-Int64.max).checked() }
+    }
+
+    @Test func wallInstantsAreCheckedAtBothEnds() throws {
+        for bad in [Int64.min, -1, latest + 1, Int64.max] {
+            #expect(throws: TimeBounds.Violation.self) { try WallTime(checked: bad) }
+        }
+        #expect(try WallTime(checked: 0) == TimeBounds.earliestWall)
+        #expect(try WallTime(checked: latest) == TimeBounds.latestWall)
+    }
+
+    func decode(_ json: String) throws -> Snapshot { try JSONDecoder().decode(Snapshot.self, from: Data(json.utf8)) }
+
+    func snapshot(phase: String, presets: String = "[300000000000]", index: Int = 0, mode: String = "timer", direction: String = "down") -> String {
+        #"{"mode":"\#(mode)","phase":\#(phase),"presets":\#(presets),"presetIndex":\#(index),"direction":"\#(direction)"}"#
+    }
+
+    @Test func aSnapshotWithAnImpossibleValueDoesNotDecode() throws {
+        let max = Int64.max, min = Int64.min
+        let refused = [
+            snapshot(phase: #"{"running":{"since":\#(max),"before":0}}"#),
+            snapshot(phase: #"{"running":{"since":\#(min),"before":0}}"#),
+            snapshot(phase: #"{"running":{"since":0,"before":\#(max)}}"#),
+            snapshot(phase: #"{"running":{"since":0,"before":-1}}"#),
+            snapshot(phase: #"{"paused":{"elapsed":\#(min)}}"#),
+            snapshot(phase: #"{"paused":{"elapsed":\#(longest + 1)}}"#),
+            snapshot(phase: #"{"ringing":{"since":\#(max)}}"#),
+            snapshot(phase: #"{"ready":{}}"#, presets: "[\(max)]"),
+            snapshot(phase: #"{"ready":{}}"#, presets: "[0]"),
+            snapshot(phase: #"{"ready":{}}"#, presets: "[\(min)]"),
+            snapshot(phase: #"{"ready":{}}"#, presets: "[" + Array(repeating: "1000000000", count: Settings.maxPresets + 1).joined(separator: ",") + "]"),
+            snapshot(phase: #"{"ready":{}}"#, index: 1),
+            snapshot(phase: #"{"ready":{}}"#, index: -1),
+            snapshot(phase: #"{"ready":{}}"#, mode: "warp"),
+            snapshot(phase: #"{"ready":{}}"#, direction: "sideways"),
+        ]
+        for json in refused {
+            #expect(throws: DecodingError.self, "\(json)") { try decode(json) }
+        }
+        #expect(try decode(snapshot(phase: #"{"running":{"since":\#(latest),"before":\#(longest)}}"#)).phase
+            == .running(since: latest, before: longest))
+    }
+
+    @Test func alarmsInTheStateFileAreCheckedToo() throws {
+        func alarms(items: [String] = [], _ fields: String = "") -> String {
+            snapshot(phase: #"{"ready":{}}"#).dropLast() + #","alarms":{"items":[\#(items.joined(separator: ","))],"file":[]\#(fields)}}"#
+        }
+        let item = #"{"at":"06:45","days":"daily","label":"x","enabled":true,"handled":0}"#
+        #expect(try decode(alarms(items: [item])).alarms?.items.count == 1)
+        let refused = [
+            alarms(#","ringing":\#(Int64.max)"#), alarms(#","snoozedUntil":-5"#), alarms(#","minute":100000"#),
+            alarms(#","labels":["\u001b[2J"]"#),
+            alarms(items: [item.replacingOccurrences(of: "\"handled\":0", with: "\"handled\":\(Int64.min)")]),
+            alarms(items: [item.replacingOccurrences(of: "\"x\"", with: #""\u0000""#)]),
+            alarms(items: Array(repeating: item, count: DailyAlarm.maxCount + 1)),
+        ]
+        for json in refused {
+            #expect(throws: DecodingError.self, "\(json)") { try decode(json) }
+        }
+    }
+
+    /// The accepted extremes, restored in every mode on a wall clock at
+    /// either end of the range, rendered at 4 and 8 digits, advanced and
+    /// pressed: no trap, and no count outside its bounds.
+    @Test func theAcceptedExtremesGoThroughEveryMode() {
+        let walls = [TimeBounds.earliestWall, epoch, TimeBounds.latestWall]
+        let phases: [Snapshot.Phase] = [
+            .running(since: 0, before: 0), .running(since: latest, before: longest), .running(since: 0, before: longest),
+            .paused(elapsed: longest), .paused(elapsed: 0), .ringing(since: 0), .ringing(since: latest), .over, .done,
+        ]
+        for mode in Settings.Mode.allCases {
+            for digits in [4, 8] {
+                var settings = Settings.timer([Settings.longestPreset, .seconds(1)], mode: mode)
+                settings.display.digits = digits
+                settings.countdownUntil = TimeBounds.latestWall
+                settings.interval.work = Settings.longestPreset
+                settings.interval.rest = Settings.longestPreset
+                settings.interval.rounds = 99
+                for wall in walls {
+                    for phase in phases {
+                        let snap = Snapshot(mode: mode.rawValue, phase: phase, presets: [Settings.longestPreset.nanoseconds, 1],
+                                            presetIndex: 1, direction: "down")
+                        let start = Now(monotonic: at(0), wall: wall)
+                        var core = Appliance(settings: settings, switchPosition: .down, restoring: snap, at: start)
+                        _ = core.start(at: start)
+                        for b in [Button.start, .stop, .reset] {
+                            _ = core.handle(.edge(.button(b), active: true, at: at(1)), at: start.at(at(1)))
+                            _ = core.handle(.edge(.button(b), active: false, at: at(1.1)), at: start.at(at(1.1)))
+                        }
+                        _ = core.handle(.tick, at: start.at(at(1_000_000)))
+                        _ = core.snapshot(at: start.at(at(1_000_000)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A board without a real-time clock boots at a time before the state
+    /// was saved: the count never shows more than its preset.
+    @Test func aWallClockBehindTheStateFileNeverShowsMoreThanThePreset() throws {
+        var a = VirtualAppliance(.timer([.seconds(120)]))
+        a.press(.start, at: 0)
+        a.run(to: 5)
+        let snap = a.persisted.last!
+        // Power back with the clock an hour behind when the count started.
+        let behind = Now(monotonic: at(0), wall: epoch - .seconds(3_600))
+        #expect(snap.isFromTheFuture(at: behind.wall))
+        #expect(!snap.isFromTheFuture(at: epoch + .seconds(10)))
+        var b = VirtualAppliance(.timer([.seconds(120)]), epoch: behind.wall, restoring: snap)
+        #expect(b.core.stateName == .running)
+        #expect(b.display == "02:00")
+        b.run(to: 30)
+        #expect(b.display == "01:30")
+        let progress = b.core.progress(at: b.clock)
+        #expect(progress.elapsed == .seconds(30) && progress.remaining == .seconds(90))
+    }
+}
