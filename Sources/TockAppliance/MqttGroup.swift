@@ -7,34 +7,13 @@ import TockCore
 /// `{"from","at","press","state"}`. A member that presses publishes there
 /// and schedules the change for itself; every member adopts each change
 /// at its instant `at` (wall clock, nanoseconds), counting on from it.
-///
-/// Rules that make every member end the same:
-/// - changes are ordered by (`at`, `from`); one that is not newer than the
-///   last applied is ignored, however late it comes;
-/// - one whose instant has passed (a member that joins, or a message later
-///   than the lead) is adopted at once, still counted from its `at`;
-/// - a member whose link is down acts alone; on reconnecting it takes the
-///   group's retained state if that is newer than what it last applied.
+/// Which changes are adopted, and in what order, is `GroupSchedule`'s;
+/// one whose instant has passed (a member that joins, or a message later
+/// than the lead) is adopted at once, still counted from its `at`; a
+/// member whose link is down acts alone, and on reconnecting takes the
+/// group's retained state if that is newer than what it last applied.
 final class MqttGroup {
-    /// What orders changes: the agreed instant, then the member.
-    typealias Key = (at: Int64, from: String)
-
-    struct Message: Codable, Equatable {
-        var from: String
-        var at: Int64
-        var press: String
-        var state: Snapshot
-
-        var key: Key { (at, from) }
-
-        func isNewer(than o: Key?) -> Bool {
-            guard let o else { return true }
-            return (at, from) > (o.at, o.from)
-        }
-    }
-
-    /// At most this many changes wait for their instant.
-    static let maxPending = 16
+    typealias Message = GroupSchedule.Message
 
     private let topic: String
     private let config: MqttConfig
@@ -42,14 +21,14 @@ final class MqttGroup {
     private let driver: ApplianceDriver
     private let log: Logger
     private let clock: () -> Now
-    private var pending: [Message] = []
-    private var applied: Key?
+    private var schedule = GroupSchedule()
     private var lastRefusal = ""
     private var junkReport = RateLimitedReport()
+    private var refusedReport = RateLimitedReport()
     /// The last change this box sent, and the last one the broker relayed
     /// (what it now retains: the last to arrive, not the newest).
     private var mine: Message?
-    private var retained: Key?
+    private var retained: GroupSchedule.Key?
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
 
@@ -63,11 +42,11 @@ final class MqttGroup {
     }
 
     /// The wall-clock instant of the next change to adopt.
-    var wallDeadline: WallTime? { pending.first.map { WallTime(nanoseconds: $0.at) } }
+    var wallDeadline: WallTime? { schedule.next }
 
     var status: [String: Any] {
-        var s: [String: Any] = ["name": config.group ?? "", "pending": pending.count]
-        if let applied {
+        var s: [String: Any] = ["name": config.group ?? "", "pending": schedule.pending.count]
+        if let applied = schedule.applied {
             s["at"] = applied.at
             s["from"] = applied.from
         }
@@ -88,49 +67,63 @@ final class MqttGroup {
         mine = m
         mineRelayed = false
         log.info("group \(config.group ?? ""): \(change.press) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
-        schedule(m)
+        offer(m)
     }
 
+    /// A message on the group topic, decoded and range-checked whole
+    /// before anything of it is used; one that is not a change is never
+    /// adopted, however often it is delivered.
     func received(_ payload: UnsafeRawBufferPointer) {
         guard payload.count > 0 else { return }  // the retained message was cleared
-        guard payload.count <= 16_384, let m = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
+        let m: Message
+        do {
+            guard payload.count <= 16_384 else { throw GroupSchedule.Oversized() }
+            m = try JSONDecoder().decode(Message.self, from: Data(payload))
+        } catch {
             if let more = junkReport.due(at: clock().monotonic) {
-                log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change\(more); at most one such line a minute")
+                log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change (\(Self.reason(error)))\(more); at most one such line a minute")
             }
             return
         }
         retained = m.key
         if let mine, m == mine { mineRelayed = true }
-        schedule(m)
+        offer(m)
         repairRetained()
+    }
+
+    /// Why a message did not decode, in a few words (never its content).
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case is GroupSchedule.Oversized: "longer than 16384 bytes"
+        case DecodingError.dataCorrupted(let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription.prefix(120))"
+        case DecodingError.keyNotFound(let k, _): "no \(k.stringValue)"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): wrong type"
+        default: "not JSON"
+        }
     }
 
     /// Two presses within the lead reach the broker in either order, and it
     /// keeps the last to arrive, which may be the loser: a member joining
     /// then would take it. The winner, seeing that, sends its change again.
     private func repairRetained() {
-        guard let mine, mineRelayed, let applied, applied == mine.key, let retained, mine.isNewer(than: retained),
+        guard let mine, mineRelayed, let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key,
               let data = try? JSONEncoder().encode(mine) else { return }
         mineRelayed = false
         log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
         client.publish(topic, [UInt8](data))
     }
 
-    private func schedule(_ m: Message) {
-        guard m.isNewer(than: applied), !pending.contains(m) else { return }
-        pending.append(m)
-        pending.sort { ($0.at, $0.from) < ($1.at, $1.from) }
-        if pending.count > Self.maxPending { pending.removeFirst(pending.count - Self.maxPending) }
+    private func offer(_ m: Message) {
+        if let refusal = schedule.offer(m, now: clock().wall, own: config.clientID), refusal == .tooFarAhead,
+           let more = refusedReport.due(at: clock().monotonic) {
+            log.warning("group \(config.group ?? ""): ignored \(m.from)'s \(m.press) dated more than \(DurationText.format(GroupSchedule.maxAhead)) ahead of this box's clock\(more); at most one such line a minute")
+        }
         expire()
     }
 
     /// Adopt every change whose instant has come, in order.
     func expire() {
-        let wall = clock().wall.nanoseconds
-        while let m = pending.first, m.at <= wall {
-            pending.removeFirst()
-            guard m.isNewer(than: applied) else { continue }
-            applied = m.key
+        for m in schedule.due(at: clock().wall) {
             repairRetained()
             do {
                 try driver.adoptGroup(m.state)

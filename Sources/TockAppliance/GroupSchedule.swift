@@ -1,0 +1,129 @@
+import Foundation
+import TockCore
+
+/// Which of a fleet group's changes a member adopts, and in what order:
+/// the rules that make every member end in the same state, whatever order
+/// the broker delivers in, and that keep a few well-formed messages from
+/// freezing or splitting the group.
+///
+/// - Changes are totally ordered by (`at`, `from`, the state's own text):
+///   two messages with the same instant and sender but different states
+///   are still ordered, so every member applies the same last one.
+/// - One not newer than the last applied is ignored, however late it comes.
+/// - One dated more than `maxAhead` past this box's wall clock is refused:
+///   a press is dated its instant plus the lead (at most 5 s), so anything
+///   further off is not a press.
+/// - At most `maxPerSender` changes of one sender, and `maxPending` in all,
+///   wait for their instant; past that the latest waiting one is dropped,
+///   never an earlier one (an earlier one is due first, and a real press is
+///   dated only its lead ahead).
+struct GroupSchedule {
+    /// One change as the group topic carries it.
+    struct Message: Codable, Equatable {
+        var from: String
+        var at: Int64
+        var press: String
+        var state: Snapshot
+
+        static let presses: Set<String> = ["start", "stop", "reset", "set", "mode"]
+
+        init(from: String, at: Int64, press: String, state: Snapshot) {
+            self.from = from
+            self.at = at
+            self.press = press
+            self.state = state
+        }
+
+        /// Every field checked where it is decoded: a sender that is a
+        /// client id, an instant within `TimeBounds`, a known press, a
+        /// snapshot that decodes (and so is within bounds too).
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            from = try c.decode(String.self, forKey: .from)
+            guard ApplianceConfig.isName(from) else {
+                throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "not a client id")
+            }
+            at = try c.decode(Int64.self, forKey: .at)
+            do { _ = try WallTime(checked: at) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .at, in: c, debugDescription: error.description)
+            }
+            press = try c.decode(String.self, forKey: .press)
+            guard Self.presses.contains(press) else {
+                throw DecodingError.dataCorruptedError(forKey: .press, in: c, debugDescription: "unknown press")
+            }
+            state = try c.decode(Snapshot.self, forKey: .state)
+        }
+
+        var key: Key { Key(at: at, from: from, state: Self.canonical(state)) }
+
+        private static func canonical(_ s: Snapshot) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return (try? encoder.encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+
+    /// The total order of changes.
+    struct Key: Comparable {
+        var at: Int64
+        var from: String
+        /// The state as canonical JSON (sorted keys): the last tie-break.
+        var state: String
+
+        static func < (a: Key, b: Key) -> Bool { (a.at, a.from, a.state) < (b.at, b.from, b.state) }
+    }
+
+    /// A payload longer than a change can be.
+    struct Oversized: Error {}
+
+    /// Why a change was not scheduled.
+    enum Refusal: Equatable {
+        case notNewer, alreadyWaiting, tooFarAhead
+    }
+
+    static let maxPending = 16
+    static let maxPerSender = 4
+    /// How far past this box's clock a change may be dated: the longest
+    /// lead a group may set (5 s) and as much again for clocks that differ.
+    static let maxAhead: Duration = .seconds(10)
+
+    private(set) var pending: [(message: Message, key: Key)] = []
+    private(set) var applied: Key?
+
+    /// The instant of the next change due.
+    var next: WallTime? { pending.first.map { WallTime(nanoseconds: $0.message.at) } }
+
+    /// Take a change to adopt at its instant (or at once, if that passed).
+    /// `own` is this box's client id: its own presses are never the ones
+    /// dropped to make room.
+    mutating func offer(_ m: Message, now: WallTime, own: String) -> Refusal? {
+        let key = m.key
+        if let applied, !(applied < key) { return .notNewer }
+        guard m.at <= now.nanoseconds + Self.maxAhead.nanoseconds else { return .tooFarAhead }
+        guard !pending.contains(where: { $0.key == key }) else { return .alreadyWaiting }
+        let index = pending.firstIndex { key < $0.key } ?? pending.endIndex
+        pending.insert((m, key), at: index)
+        // Over a bound: drop the latest waiting change of whoever is over
+        // it (the whole list for `maxPending`), sparing this box's own.
+        let sender = pending.filter { $0.message.from == m.from }
+        if sender.count > Self.maxPerSender, let last = pending.lastIndex(where: { $0.message.from == m.from }) {
+            pending.remove(at: last)
+        }
+        if pending.count > Self.maxPending, let last = pending.lastIndex(where: { $0.message.from != own }) ?? pending.indices.last {
+            pending.remove(at: last)
+        }
+        return nil
+    }
+
+    /// The changes due at `now`, in order; each becomes the last applied.
+    mutating func due(at now: WallTime) -> [Message] {
+        var out: [Message] = []
+        while let first = pending.first, first.message.at <= now.nanoseconds {
+            pending.removeFirst()
+            if let applied, !(applied < first.key) { continue }
+            applied = first.key
+            out.append(first.message)
+        }
+        return out
+    }
+}
