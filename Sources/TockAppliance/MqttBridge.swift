@@ -23,8 +23,11 @@ final class MqttBridge {
     private(set) var received = 0
     private(set) var ignored = 0
     private(set) var dropped = 0
+    /// Commands the broker had kept (retained), ignored: commands are events.
+    private(set) var retainedIgnored = 0
     private var ignoredReport = RateLimitedReport()
     private var droppedReport = RateLimitedReport()
+    private var retainedReport = RateLimitedReport()
     /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
     private var inbox: [ControlRequest] = []
@@ -45,14 +48,18 @@ final class MqttBridge {
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, driver: driver, log: log, clock: clock) }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
-        client.onMessage = { [unowned self] topic, payload in
-            if topic == commandTopic { receive(payload) } else if topic == config.groupTopic { group?.received(payload) }
+        client.onMessage = { [unowned self] topic, payload, retained in
+            if topic == commandTopic {
+                if retained { refuseRetained(payload) } else { receive(payload) }
+            } else if topic == config.groupTopic {
+                group?.received(payload)
+            }
         }
         driver.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
             s["mqtt"] = ["link": client.link.rawValue, "worst_stall_us": client.worstStall.nanoseconds / 1000,
                          "worst_stall_cpu_us": client.worstStallCPU.nanoseconds / 1000,
-                         "received": received, "ignored": ignored, "dropped": dropped, "replies_dropped": client.dropped]
+                         "received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped, "replies_dropped": client.dropped]
             if let g = group?.status { s["group"] = g }
         }
     }
@@ -140,6 +147,17 @@ final class MqttBridge {
                 ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
                 : service.reply(to: request)
             client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
+        }
+    }
+
+    /// A command is an event: one the broker kept (published with the
+    /// retain flag) would run again at every reconnect, so it never runs.
+    private func refuseRetained(_ payload: UnsafeRawBufferPointer) {
+        guard payload.count > 0 else { return }  // a retained command being cleared
+        received += 1
+        retainedIgnored += 1
+        if let more = retainedReport.due(at: now()) {
+            log.warning("mqtt: ignored a retained command on \(commandTopic): commands are not retained; clear it with mosquitto_pub -r -n -t \(commandTopic)\(more); at most one such line a minute")
         }
     }
 

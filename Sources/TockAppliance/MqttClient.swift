@@ -34,7 +34,9 @@ final class MqttClient {
     /// Connected: subscribe and publish everything.
     var onConnected: (() -> Void)?
     /// A message arrived on a subscribed topic.
-    var onMessage: ((_ topic: String, _ payload: UnsafeRawBufferPointer) -> Void)?
+    /// A message arrived; `retained` when the broker kept it from before
+    /// (sent on subscribing), not one published just now.
+    var onMessage: ((_ topic: String, _ payload: UnsafeRawBufferPointer, _ retained: Bool) -> Void)?
     /// The link went down (presses stop going through a group).
     var onDisconnected: (() -> Void)?
     /// Called after the socket was served (the loop re-arms its deadlines).
@@ -87,7 +89,7 @@ final class MqttClient {
             guard let message else { return }
             let m = message.pointee
             let payload = UnsafeRawBufferPointer(start: m.payload, count: Int(max(m.payloadlen, 0)))
-            MqttClient.from(me).onMessage?(String(cString: m.topic), payload)
+            MqttClient.from(me).onMessage?(String(cString: m.topic), payload, m.retain)
         }
         mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
     }
