@@ -59,7 +59,9 @@ extension ApplianceConfig {
                 let words = items.compactMap { r.string($0, "\(key).days") }
                 do { alarm.days = try DailyAlarm.parseDays(words) } catch { r.problem(v, "\(key).days", error.description) }
             }
-            if let v = a["label"], let l = r.string(v, "\(key).label") { alarm.label = l }
+            if let v = a["label"], let l = r.string(v, "\(key).label") {
+                do { alarm.label = try DailyAlarm.parseLabel(l) } catch { r.problem(v, "\(key).label", error.description) }
+            }
             if let v = a["enabled"], let b = r.bool(v, "\(key).enabled") { alarm.enabled = b }
             alarms.append(alarm)
         }

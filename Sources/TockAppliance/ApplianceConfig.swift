@@ -30,14 +30,34 @@ public struct ApplianceConfig: Equatable, Sendable {
 
     static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling", "mqtt"] + hardwareKeys
 
+    /// The largest configuration file read (the example is about 4 KiB):
+    /// checking a larger one would hold the loop, on a reload, past the
+    /// watchdog.
+    public static let maxFileSize = 64 * 1024
+
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> ApplianceConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(problems: [ConfigProblem(file: path, line: 1, key: "", message: "cannot read the file (does it exist, and may this user read it?)")])
+        func refuse(_ message: String, line: Int = 1) -> ConfigError {
+            ConfigError(problems: [ConfigProblem(file: path, line: line, key: "", message: message)])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(problems: [ConfigProblem(file: path, line: 1, key: "", message: "is not UTF-8 text")])
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw refuse("cannot read the file (does it exist, and may this user read it?)")
         }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()
+        guard data.count <= maxFileSize else { throw refuse("is larger than \(maxFileSize / 1024) KiB; a configuration file is a few KiB") }
+        // The line of the first byte that is not UTF-8, for the editor.
+        var line = 1
+        var bytes = data.makeIterator()
+        var utf8 = UTF8()
+        decoding: while true {
+            switch utf8.decode(&bytes) {
+            case .scalarValue(let c): if c == "\n" { line += 1 }
+            case .emptyInput: break decoding
+            case .error: throw refuse("is not UTF-8 text (a byte on this line is not)", line: line)
+            }
+        }
+        let text = String(decoding: data, as: UTF8.self)
         return try parse(yaml: text, file: path)
     }
 
@@ -69,6 +89,9 @@ public struct ApplianceConfig: Equatable, Sendable {
             let t = r.mapping(n, "timer", allowed: ["presets"])
             if let p = t["presets"], let items = r.list(p, "timer.presets") {
                 if items.isEmpty { r.problem(p, "timer.presets", "needs at least one duration") }
+                if items.count > Settings.maxPresets {
+                    r.problem(p, "timer.presets", "at most \(Settings.maxPresets) presets (\(items.count) given)")
+                }
                 let parsed = items.enumerated().map { i, item in
                     r.duration(item, "timer.presets[\(i)]", min: .seconds(1), max: Settings.longestPreset)
                 }

@@ -28,8 +28,14 @@ final class ConfigReader {
 
     init(file: String) { self.file = file }
 
+    /// The longest message kept: a problem quotes the value it refuses, and
+    /// a value can be as long as the file.
+    static let maxMessage = 240
+
     func problem(_ node: Node?, _ key: String, _ message: String) {
-        problems.append(ConfigProblem(file: file, line: node?.mark?.line ?? 1, key: key, message: message))
+        let text = message.count <= Self.maxMessage ? message : message.prefix(Self.maxMessage) + "…"
+        let name = key.count <= 80 ? key : key.prefix(80) + "…"
+        problems.append(ConfigProblem(file: file, line: node?.mark?.line ?? 1, key: String(name), message: String(text)))
     }
 
     /// The keys of a mapping, refusing unknown and repeated ones.

@@ -81,8 +81,8 @@ public enum ControlRequest: Equatable, Sendable {
                 if let days = f["days"] as? String { a.days = try DailyAlarm.parseDays([days]) } else if f["days"] != nil {
                     throw DailyAlarm.Invalid("\"days\" is a string such as \"mon-fri\"")
                 }
-                if let label = f["label"] as? String, label.count <= 32 { a.label = label } else if f["label"] != nil {
-                    throw DailyAlarm.Invalid("\"label\" is a string of at most 32 characters")
+                if let label = f["label"] as? String { a.label = try DailyAlarm.parseLabel(label) } else if f["label"] != nil {
+                    throw DailyAlarm.Invalid("\"label\" is a string of at most \(DailyAlarm.maxLabel) printable characters")
                 }
                 return .add(a)
             } catch let e as DailyAlarm.Invalid { throw Invalid(description: e.description) } catch { throw Invalid(description: "\(error)") }

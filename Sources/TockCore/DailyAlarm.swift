@@ -62,10 +62,28 @@ public struct DailyAlarm: Equatable, Sendable {
     public static func parseTime(_ s: String) throws(Invalid) -> Int {
         let p = s.split(separator: ":", omittingEmptySubsequences: false)
         guard p.count == 2, (1...2).contains(p[0].count), p[1].count == 2,
+              p.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
               let h = Int(p[0]), let m = Int(p[1]), (0...23).contains(h), (0...59).contains(m) else {
             throw Invalid("\"\(s)\" is not a time of day; write HH:MM (24-hour), e.g. 06:45")
         }
         return h * 60 + m
+    }
+
+    /// The longest label, in characters.
+    public static let maxLabel = 32
+
+    /// A label as it may be stored and printed: at most `maxLabel`
+    /// characters, none of them a control or format character (an escape
+    /// sequence, NUL, a newline or a bidirectional override would reach
+    /// the terminal of whoever lists the alarms).
+    public static func parseLabel(_ s: String) throws(Invalid) -> String {
+        guard s.count <= maxLabel else { throw Invalid("a label is at most \(maxLabel) characters") }
+        let unprintable: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
+                                                          .privateUse, .surrogate, .unassigned]
+        if let bad = s.unicodeScalars.first(where: { unprintable.contains($0.properties.generalCategory) }) {
+            throw Invalid("a label has printable characters only (U+\(String(bad.value, radix: 16, uppercase: true)) is not)")
+        }
+        return s
     }
 
     /// Day names (`mon`...`sun`), ranges (`mon-fri`, wrapping as in
