@@ -386,6 +386,32 @@ class CommandTest(MqttCase):
         self.assertEqual(late.messages(), [], "P/reply must not be retained")
 
 
+    def test_retained_command_never_runs(self):
+        """A command published with the retain flag before the box connects
+        (or before it reconnects) is not carried out: commands are events."""
+        b = self.broker()
+        s = self.subscriber(b, topics=["tock/kitchen/#"])
+        s.publish("tock/kitchen/cmd", json.dumps({"cmd": "start"}).encode(), retain=True)
+        m = self.member("kitchen", b)
+        m.wait_link("connected")
+        h.wait_until(lambda: m.status()["mqtt"]["received"] == 1, 5, "the retained command received", detail=m.describe)
+        self.assertEqual(m.status()["state"], "ready", "a retained command was carried out")
+        self.assertEqual(m.status()["mqtt"].get("retained_ignored"), 1)
+        self.assertEqual(len(m.log_lines("mqtt: ignored a retained command")), 1, m.log())
+        # a paused count survives the member reconnecting to the same broker
+        self.assertIs(m.request({"cmd": "start"}).get("ok"), True)
+        self.assertIs(m.request({"cmd": "stop"}).get("ok"), True)
+        paused = m.status()["display"]
+        m.stop()
+        m.start()
+        m.wait_link("connected")
+        h.wait_until(lambda: m.status()["mqtt"]["retained_ignored"] == 1, 5, "the retained command counted again")
+        self.assertEqual((m.status()["state"], m.status()["display"]), ("paused", paused))
+        # a live command still works
+        self.assertIs(s.request(m.prefix, {"cmd": "reset"}).get("ok"), True)
+        self.assertEqual(m.status()["state"], "ready")
+
+
 # ======================================================================= discovery
 
 def discovery_topic(component, node, obj):
@@ -897,6 +923,40 @@ class GroupTest(MqttCase):
                          + str([json.loads(x.payload)["from"] for x in watch.messages()]))
         print(f"  presses {gap_ms:.1f} ms apart; winner {g['from']} ({body['press']}), all "
               f"{states['a']['state']}", flush=True)
+
+    def test_hostile_group_messages(self):
+        """Well-formed but hostile changes on the group topic: instants and
+        durations at the edge of Int64 (retained, so delivered again at every
+        restart) and a flood of changes dated an hour ahead. No member stops,
+        none adopts them, and a real press afterwards is applied in step."""
+        b, members = self.group(names=("a", "b"))
+        intruder = self.subscriber(b, topics=["tock/groups/gym"])
+        ready = {"mode": "timer", "phase": {"ready": {}}, "presets": [30 * S], "presetIndex": 0, "direction": "down"}
+        edge = dict(ready, phase={"running": {"since": -(2 ** 63), "before": 2 ** 63 - 1}})
+        for state, at in ((ready, 2 ** 63 - 1), (edge, time.time_ns() + 100 * MS), (dict(ready, presets=[2 ** 63 - 1]), 1)):
+            intruder.publish("tock/groups/gym", json.dumps({"from": "x", "at": at, "press": "start", "state": state}).encode(),
+                             retain=True)
+        hour = time.time_ns() + 3600 * S
+        for i in range(40):
+            intruder.publish("tock/groups/gym", json.dumps({"from": f"x{i}", "at": hour + i, "press": "start",
+                                                            "state": dict(ready, presets=[60 * S])}).encode())
+        time.sleep(0.5)
+        for m in members:
+            self.assertTrue(m.running, m.describe())
+            self.assertEqual(m.status()["group"]["pending"], 0, m.describe())
+            self.assertEqual(m.status()["state"], "ready")
+        self.assertIs(members[1].request({"cmd": "start"}).get("ok"), True)
+        self.wait_all(members, "running")
+        self.assert_agree(members, from_="b")
+        # the hostile message is retained: a restarted member gets it again
+        intruder.publish("tock/groups/gym", json.dumps({"from": "x", "at": 2 ** 63 - 1, "press": "start", "state": edge}).encode(),
+                         retain=True)
+        members[0].stop()
+        members[0].start()
+        members[0].wait_link("connected")
+        time.sleep(0.5)
+        self.assertTrue(members[0].running, members[0].describe())
+        self.assertTrue(members[0].log_lines("is not a group change"), members[0].log())
 
     def test_losing_press_arrives_last(self):
         """The press that loses (the smaller `at`) reaches the broker last,
