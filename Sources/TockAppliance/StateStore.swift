@@ -17,6 +17,11 @@ public final class StateStore {
     /// 2 added the daily alarms; a version 1 file loads as one without them.
     static let version = 2
     static let readable = 1...version
+    /// The largest state file read, and written: one limit for both, so the
+    /// writer never leaves a file the reader refuses. The largest state the
+    /// lists' limits allow (20 presets, 10 alarms with 128-byte labels, all
+    /// ringing) is under 8 KiB (`StateStoreTests`).
+    static let maxFileSize = 16 * 1024
 
     public let path: String
     private let log: Logger
@@ -41,7 +46,7 @@ public final class StateStore {
     func load() -> Snapshot? {
         let bytes: [UInt8]?
         do {
-            bytes = try DurableFile.read(path)
+            bytes = try DurableFile.read(path, limit: Self.maxFileSize)
         } catch {
             log.error("state file \(path): cannot read it (\(error)); starting from ready")
             return nil
@@ -53,7 +58,8 @@ public final class StateStore {
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(bytes))
             guard Self.readable.contains(file.version) else {
-                log.warning("state file \(path) has format version \(file.version), newer than this tock reads (\(Self.readable)); starting from ready")
+                let which = file.version > Self.version ? "newer than" : "not one"
+                log.warning("state file \(path) has format version \(file.version), \(which) this tock reads (\(Self.readable)); starting from ready")
                 return nil
             }
             written = bytes
@@ -72,6 +78,10 @@ public final class StateStore {
         guard let data = try? encoder.encode(File(version: Self.version, snapshot: snapshot)) else { return }
         let bytes = [UInt8](data) + [0x0A]
         guard bytes != written else { return }
+        guard bytes.count <= Self.maxFileSize else {
+            log.error("state file \(path): the state is \(bytes.count) bytes, more than the \(Self.maxFileSize) a state file may be; not written")
+            return
+        }
         do {
             try DurableFile.replace(path, with: bytes)
             written = bytes

@@ -77,7 +77,8 @@ public struct DailyAlarm: Equatable, Sendable {
     /// sequence, NUL, a newline or a bidirectional override would reach
     /// the terminal of whoever lists the alarms).
     public static func parseLabel(_ s: String) throws(Invalid) -> String {
-        guard s.count <= maxLabel else { throw Invalid("a label is at most \(maxLabel) characters") }
+        // Bytes too: one character can be any number of combining marks.
+        guard s.count <= maxLabel, s.utf8.count <= 4 * maxLabel else { throw Invalid("a label is at most \(maxLabel) characters") }
         let unprintable: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
                                                           .privateUse, .surrogate, .unassigned]
         if let bad = s.unicodeScalars.first(where: { unprintable.contains($0.properties.generalCategory) }) {

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import Testing
+@testable import TockAppliance
+@testable import TockCore
+
+/// The state file's writer and reader agree by construction: the largest
+/// state the lists' limits allow fits the one size limit both use.
+@Suite struct StateStoreTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-store-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    func store(_ lines: MockInputStreamTests.Lines = .init()) -> StateStore {
+        StateStore(path: dir.appendingPathComponent("state.json").path,
+                   log: Logger(label: "test") { _ in MockInputStreamTests.Capture(lines: lines) })
+    }
+
+    /// Every list at its limit, every label at its longest in bytes.
+    var largest: Snapshot {
+        let label = String(repeating: "\u{1F3CB}", count: DailyAlarm.maxLabel)  // 4 bytes each
+        var s = Snapshot(mode: "timer", phase: .running(since: TimeBounds.latestWall.nanoseconds, before: TimeBounds.longest.nanoseconds),
+                         presets: Array(repeating: Settings.longestPreset.nanoseconds, count: Settings.maxPresets),
+                         presetIndex: Settings.maxPresets - 1, direction: "down")
+        s.fileMode = "interval"
+        let item = AlarmsSnapshot.Item(at: "23:59", days: "mon,tue,wed,fri,sun", label: label, enabled: true,
+                                       handled: TimeBounds.latestWall.nanoseconds)
+        var alarms = AlarmsSnapshot(items: Array(repeating: item, count: DailyAlarm.maxCount),
+                                    file: Array(repeating: "23:59 mon,tue,wed,fri,sun off " + label, count: DailyAlarm.maxCount))
+        alarms.minute = 1439
+        alarms.labels = Array(repeating: label, count: DailyAlarm.maxCount)
+        alarms.ringing = TimeBounds.latestWall.nanoseconds
+        s.alarms = alarms
+        return s
+    }
+
+    @Test func theLargestStateIsWrittenAndReadBack() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = store()
+        s.save(largest)
+        let size = try FileManager.default.attributesOfItem(atPath: s.path)[.size] as! Int
+        #expect(size <= StateStore.maxFileSize / 2, "\(size) bytes")
+        #expect(s.load() == largest)
+    }
+
+    @Test func aFileOverTheLimitOrOfAnUnknownVersionLoadsAsNothingWithAReason() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = MockInputStreamTests.Lines()
+        let s = store(lines)
+        FileManager.default.createFile(atPath: s.path, contents: Data(repeating: 0x20, count: StateStore.maxFileSize + 1))
+        #expect(s.load() == nil)
+        #expect(lines.messages.last?.contains("cannot read it") == true)
+        for (version, words) in [(0, "not one this tock reads"), (99, "newer than this tock reads")] {
+            let json = #"{"snapshot":{"direction":"down","mode":"timer","phase":{"ready":{}},"presetIndex":0,"presets":[1]},"version":\#(version)}"#
+            FileManager.default.createFile(atPath: s.path, contents: Data(json.utf8))
+            #expect(s.load() == nil)
+            #expect(lines.messages.last?.contains(words) == true, "\(lines.messages.last ?? "")")
+        }
+    }
+}
