@@ -516,9 +516,27 @@ userdel tock; groupdel tock 2>/dev/null; rm -rf /etc/tock
 step install-sh bash /t/deploy/install.sh --binary /t/tock; rc=$?
 t "install.sh: creates the tock user in gpio, i2c, spi, installs and enables" '[ $rc = 0 ] && member gpio && member spi && [ "$(id -u tock)" -le 999 ] && [ -x /usr/bin/tock ] && { [ -L $wants ] || ! command -v systemctl >/dev/null; }'
 step install-sh-again bash /t/deploy/install.sh --binary /t/tock; rc=$?
-t "install.sh a second time: changes nothing" '[ $rc = 0 ] && ! grep -Eq "installed|created|added" $log'
+t "install.sh a second time: changes nothing" '[ $rc = 0 ] && ! grep -Eq "installed|created|added|unlocked" $log'
+uid=$(id -u tock)
+echo secret > /etc/tock/mqtt-password && chgrp tock /etc/tock/mqtt-password
+usermod -a -G audio tock
 step uninstall-sh bash /t/deploy/install.sh --uninstall --purge; rc=$?
-t "install.sh --uninstall --purge: removes files, user and enable link" '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ ! -e /etc/tock ] && ! id tock >/dev/null 2>&1 && [ ! -L $wants ]'
+t "install.sh --uninstall --purge: removes the files, the configuration, the state and the enable link" \
+  '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ ! -e /etc/tock/config.yaml ] && [ ! -e /var/lib/tock ] && [ ! -L $wants ]'
+t "install.sh --uninstall --purge: keeps the tock account, locked, and the owner's file in /etc/tock (group tock)" \
+  '[ "$(id -u tock)" = "$uid" ] && [ "$(field shadow 8)" = 1 ] && [ "$(stat -c %G /etc/tock/mqtt-password)" = tock ]'
+step install-sh-reinstall bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh after a purge: reuses and unlocks the tock account (same uid, the owner's audio group kept)" \
+  '[ $rc = 0 ] && [ "$(id -u tock)" = "$uid" ] && [ -z "$(field shadow 8)" ] && member audio && member gpio'
+step uninstall-sh-again bash /t/deploy/install.sh --uninstall --purge
+userdel tock; groupdel tock 2>/dev/null
+useradd --create-home --shell /bin/bash --comment "a person" tock
+person_before=$(person)
+step install-sh-person bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh with a person's account named tock: refuses with the message, installs nothing, the account as it was" \
+  '[ $rc != 0 ] && grep -q "refusing to install: the user account tock (uid $(id -u tock)" $log && [ ! -e /usr/bin/tock ] && [ "$(person)" = "$person_before" ]'
+step uninstall-sh-person bash /t/deploy/install.sh --uninstall --purge; rc=$?
+t "install.sh --uninstall --purge with a person's account named tock: leaves it as it was" '[ $rc = 0 ] && [ "$(person)" = "$person_before" ]'
 EOF
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
   out=$(unshare -m --propagation private bash -c "$(declare -f live_test); tmp='$tmp'; live_test" 2>&1); rc=$?
