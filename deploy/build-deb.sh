@@ -111,20 +111,90 @@ echo /etc/tock/config.yaml > "$pkg/DEBIAN/conffiles"
 (cd "$pkg" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
 
 # ---------------------------------------------------------------- maintainer scripts
+# The tock account is the package's only when it is a system account: the
+# user's uid and the group's gid in the ranges adduser allocates system
+# accounts from (Debian Policy 9.2.2). An ordinary account of that name is a
+# person's: preinst and postinst refuse to take it over, postrm leaves it be.
+# Inserted into preinst, postinst and postrm in place of @ACCOUNT@.
+cat > "$work/account.sh" <<'EOF'
+# adduser_conf KEY DEFAULT: KEY's number in /etc/adduser.conf, else DEFAULT.
+adduser_conf() {
+    ac_value=$(sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*[\"']\{0,1\}\([0-9][0-9]*\)[\"']\{0,1\}[[:space:]]*\$/\1/p" \
+        /etc/adduser.conf 2>/dev/null | tail -n 1)
+    echo "${ac_value:-$2}"
+}
+# tock_account_foreign: says what is wrong, and what to do, when the tock
+# user or the tock group exists and is not a system one; says nothing when
+# they are system ones or absent.
+tock_account_foreign() {
+    fa_first=$(adduser_conf FIRST_SYSTEM_UID 100)
+    fa_last=$(adduser_conf LAST_SYSTEM_UID 999)
+    if fa_entry=$(getent passwd tock); then
+        fa_id=$(echo "$fa_entry" | cut -d: -f3)
+        if [ "$fa_id" -lt "$fa_first" ] || [ "$fa_id" -gt "$fa_last" ]; then
+            echo "the user account tock (uid $fa_id, home $(echo "$fa_entry" | cut -d: -f6)) is not a system account"
+            echo "(system accounts have uids $fa_first-$fa_last: FIRST_SYSTEM_UID and LAST_SYSTEM_UID in /etc/adduser.conf)."
+            echo "The tock service runs as a system account of its own, which this package creates;"
+            echo "it does not take over a person's account. Rename that account, for example"
+            echo "    usermod --login tock-old --move-home --home /home/tock-old tock"
+            echo "    groupmod --new-name tock-old tock"
+            echo "or remove it (deluser tock), then install tock again."
+            return 0
+        fi
+    fi
+    fa_first=$(adduser_conf FIRST_SYSTEM_GID 100)
+    fa_last=$(adduser_conf LAST_SYSTEM_GID 999)
+    if fa_entry=$(getent group tock); then
+        fa_id=$(echo "$fa_entry" | cut -d: -f3)
+        if [ "$fa_id" -lt "$fa_first" ] || [ "$fa_id" -gt "$fa_last" ]; then
+            echo "the group tock (gid $fa_id) is not a system group"
+            echo "(system groups have gids $fa_first-$fa_last: FIRST_SYSTEM_GID and LAST_SYSTEM_GID in /etc/adduser.conf)."
+            echo "The tock service runs with a system group of its own, which this package creates;"
+            echo "it does not take over an existing group. Rename that group"
+            echo "(groupmod --new-name tock-old tock) or remove it (delgroup tock), then install tock again."
+        fi
+    fi
+}
+# refuse_foreign_account VERB: exits 1 with tock_account_foreign's message.
+refuse_foreign_account() {
+    rf_problem=$(tock_account_foreign)
+    [ -n "$rf_problem" ] || return 0
+    echo "tock: refusing to $1: $rf_problem" >&2
+    exit 1
+}
+EOF
+
+cat > "$pkg/DEBIAN/preinst" <<'EOF'
+#!/bin/sh
+# tock preinst: refuse before anything is unpacked when an account or group
+# named tock exists and is not a system one (postinst checks again).
+set -e
+@ACCOUNT@
+if [ "$1" = install ] || [ "$1" = upgrade ]; then
+    refuse_foreign_account install
+fi
+exit 0
+EOF
+
 cat > "$pkg/DEBIAN/postinst" <<'EOF'
 #!/bin/sh
 # tock postinst: the tock system user and the device groups, the udev rules
 # applied, the service enabled (first install) and started (or restarted on
 # an upgrade). Safe to run again.
 set -e
-
+@ACCOUNT@
 if [ "$1" = configure ]; then
+    # An ordinary tock account may have appeared since preinst.
+    refuse_foreign_account configure
     for g in gpio i2c spi; do
         getent group "$g" >/dev/null || addgroup --quiet --system "$g"
     done
     if ! getent passwd tock >/dev/null; then
         adduser --quiet --system --group --home /var/lib/tock --no-create-home \
             --shell /usr/sbin/nologin tock
+    elif [ "$(getent shadow tock | cut -d: -f8)" = 1 ]; then
+        # Locked (expired) by the purge of an earlier install: in use again.
+        usermod --expiredate '' tock
     fi
     for g in gpio i2c spi; do
         # Does nothing when tock is already a member.
@@ -185,9 +255,13 @@ EOF
 
 cat > "$pkg/DEBIAN/postrm" <<'EOF'
 #!/bin/sh
-# tock postrm: forget the service on remove; on purge also the state, the
-# tock user and its group (the shared gpio/i2c/spi groups stay).
+# tock postrm: forget the service on remove; on purge also the state, and
+# lock the tock account. The account and its group are not deleted: files
+# may still be owned by their ids (/etc/tock, backups, a person's copies),
+# and a later account given the same ids would own them. Reinstalling
+# unlocks the account (postinst). The shared gpio/i2c/spi groups stay.
 set -e
+@ACCOUNT@
 if [ -d /run/systemd/system ]; then
     systemctl --system daemon-reload >/dev/null 2>&1 || true
 fi
@@ -201,12 +275,12 @@ if [ "$1" = purge ]; then
     fi
     rm -rf /var/lib/tock /run/tock
     rmdir /etc/tock 2>/dev/null || true
-    if getent passwd tock >/dev/null; then
-        deluser --quiet --system tock >/dev/null 2>&1 || userdel tock >/dev/null 2>&1 \
-            || echo "tock postrm: the user tock is still in use (a tock process running?); remove it with: deluser tock" >&2
-    fi
-    if ! getent passwd tock >/dev/null && getent group tock >/dev/null; then
-        delgroup --quiet --system tock >/dev/null 2>&1 || groupdel tock >/dev/null 2>&1 || true
+    # Only the package's own system account: a person's account named
+    # tock (the package refused it) is not touched.
+    if getent passwd tock >/dev/null && [ -z "$(tock_account_foreign)" ] && command -v usermod >/dev/null; then
+        # Password locked and account expired: no login, no su, no cron.
+        usermod --lock --expiredate 1 tock \
+            || echo "tock postrm: could not lock the account tock; lock it with: usermod --lock --expiredate 1 tock" >&2
     fi
 fi
 if [ "$1" = remove ] || [ "$1" = purge ]; then
@@ -216,7 +290,10 @@ if [ "$1" = remove ] || [ "$1" = purge ]; then
 fi
 exit 0
 EOF
-chmod 0755 "$pkg/DEBIAN/postinst" "$pkg/DEBIAN/prerm" "$pkg/DEBIAN/postrm"
+for script in preinst postinst postrm; do
+  sed -i -e "/^@ACCOUNT@\$/r $work/account.sh" -e '/^@ACCOUNT@$/d' "$pkg/DEBIAN/$script"
+done
+chmod 0755 "$pkg/DEBIAN/preinst" "$pkg/DEBIAN/postinst" "$pkg/DEBIAN/prerm" "$pkg/DEBIAN/postrm"
 
 mkdir -p "$outdir"
 # --root-owner-group: every file root:root whoever builds. xz at level 3

@@ -6,7 +6,8 @@
 #   sudo deploy/install.sh --uninstall     stop, disable, remove binary, unit and udev rule
 #                                          (keeps /etc/tock and /var/lib/tock)
 #   sudo deploy/install.sh --uninstall --purge
-#                                          also remove /etc/tock, /var/lib/tock and the tock user
+#                                          also remove /etc/tock/config.yaml, /var/lib/tock,
+#                                          and lock the tock account (kept, as the package does)
 #   deploy/install.sh --root DIR [...]     install the files under DIR only (DESTDIR=DIR
 #                                          does the same): no user or group, no udevadm,
 #                                          no systemctl; needs no root
@@ -22,8 +23,12 @@
 #   /usr/share/doc/tock/README.md, config.yaml   the documentation and the example configuration
 #
 # The paths are the ones the .deb (make deb) uses, so the package can later
-# replace a script install. Running the script again changes only what
-# differs; the service is restarted only when the binary or the unit changed.
+# replace a script install. The account rules are the package's too: the
+# tock user and group are created as system ones; an existing ordinary
+# account named tock (a person's) is refused, never taken over; a purge
+# locks the account rather than deleting it. Running the script again
+# changes only what differs; the service is restarted only when the binary
+# or the unit changed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -75,6 +80,41 @@ doc_dir=/usr/share/doc/tock
 state_dir=/var/lib/tock
 
 say() { echo "tock install: $*"; }
+
+# The tock account is tock's only when it is a system account: the user's
+# uid and the group's gid in the system ranges of /etc/adduser.conf (100-999
+# by default). The same rule as the package's maintainer scripts
+# (build-deb.sh).
+adduser_conf() {  # adduser_conf KEY DEFAULT
+  local v
+  v=$(sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*[\"']\{0,1\}\([0-9][0-9]*\)[\"']\{0,1\}[[:space:]]*\$/\1/p" \
+      /etc/adduser.conf 2>/dev/null | tail -n 1)
+  echo "${v:-$2}"
+}
+# tock_account_foreign: what is wrong, and what to do, when the tock user or
+# group exists and is not a system one; nothing otherwise.
+tock_account_foreign() {
+  local first last entry id
+  first=$(adduser_conf FIRST_SYSTEM_UID 100) last=$(adduser_conf LAST_SYSTEM_UID 999)
+  if entry=$(getent passwd tock) && id=$(cut -d: -f3 <<<"$entry") && { [ "$id" -lt "$first" ] || [ "$id" -gt "$last" ]; }; then
+    echo "the user account tock (uid $id, home $(cut -d: -f6 <<<"$entry")) is not a system account"
+    echo "(system accounts have uids $first-$last: FIRST_SYSTEM_UID and LAST_SYSTEM_UID in /etc/adduser.conf)."
+    echo "The tock service runs as a system account of its own, which this script creates;"
+    echo "it does not take over a person's account. Rename that account, for example"
+    echo "    usermod --login tock-old --move-home --home /home/tock-old tock"
+    echo "    groupmod --new-name tock-old tock"
+    echo "or remove it (deluser tock), then run this script again."
+    return
+  fi
+  first=$(adduser_conf FIRST_SYSTEM_GID 100) last=$(adduser_conf LAST_SYSTEM_GID 999)
+  if entry=$(getent group tock) && id=$(cut -d: -f3 <<<"$entry") && { [ "$id" -lt "$first" ] || [ "$id" -gt "$last" ]; }; then
+    echo "the group tock (gid $id) is not a system group"
+    echo "(system groups have gids $first-$last: FIRST_SYSTEM_GID and LAST_SYSTEM_GID in /etc/adduser.conf)."
+    echo "The tock service runs with a system group of its own, which this script creates;"
+    echo "it does not take over an existing group. Rename that group"
+    echo "(groupmod --new-name tock-old tock) or remove it (delgroup tock), then run this script again."
+  fi
+}
 systemd_running() { [ "$live" = 1 ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
 udev_running() { [ "$live" = 1 ] && command -v udevadm >/dev/null && [ -S /run/udev/control ]; }
 
@@ -120,17 +160,36 @@ if [ "$action" = uninstall ]; then
   remove "$rule_path"
   remove "$doc_dir"
   if [ "$purge" = 1 ]; then
-    remove "$conf_dir"
+    # The configuration, not the files an owner put next to it (an MQTT
+    # password file, say): those stay, with /etc/tock.
+    remove "$conf_path"
+    if [ -d "$root$conf_dir" ] && ! rmdir "$root$conf_dir" 2>/dev/null; then
+      say "kept $conf_dir: it holds files tock did not install ($(ls -A "$root$conf_dir" | paste -sd' '))"
+    fi
     remove "$state_dir"
-    if [ "$live" = 1 ]; then
-      if getent passwd tock >/dev/null; then userdel tock && say "removed the user tock"; fi
-      if getent group tock >/dev/null; then groupdel tock && say "removed the group tock"; fi
+    # The tock user and group stay, locked: files may still be owned by
+    # their ids, and a later account given the same ids would own them.
+    # A person's account named tock (refused at install) is not touched.
+    if [ "$live" = 1 ] && getent passwd tock >/dev/null; then
+      if [ -z "$(tock_account_foreign)" ]; then
+        usermod --lock --expiredate 1 tock
+        say "locked the user tock (kept, with the group tock; installing again unlocks it)"
+      else
+        say "left the account tock as it is: it is not tock's system account"
+      fi
     fi
   fi
   if systemd_running; then systemctl daemon-reload; fi
   if udev_running; then udevadm control --reload-rules; fi
   say "uninstalled$([ "$purge" = 1 ] && echo ", configuration and state purged" || echo "; kept $conf_dir and $state_dir (--purge removes them)")"
   exit 0
+fi
+
+# An ordinary account named tock is a person's: refused before anything is
+# built or installed.
+if [ "$live" = 1 ] && problem=$(tock_account_foreign) && [ -n "$problem" ]; then
+  echo "install.sh: refusing to install: $problem" >&2
+  exit 1
 fi
 
 # ---------------------------------------------------------------- build
@@ -178,6 +237,11 @@ if [ "$live" = 1 ]; then
       --shell /usr/sbin/nologin --comment "Tock timer appliance" tock
     say "created the system user tock"
   else
+    if [ "$(getent shadow tock | cut -d: -f8)" = 1 ]; then
+      # Locked (expired) by an earlier --purge: in use again.
+      usermod --expiredate '' tock
+      say "unlocked the user tock"
+    fi
     have=" $(id -nG tock) "
     for g in gpio i2c spi; do
       case $have in *" $g "*) ;; *) usermod -a -G "$g" tock; say "added tock to the group $g" ;; esac

@@ -385,7 +385,7 @@ else
 fi
 check "the packaged binary runs (config check of the packaged config)" \
   "$tmp/data/usr/bin/tock" config check "$tmp/data/etc/tock/config.yaml"
-for s in postinst prerm postrm; do
+for s in preinst postinst prerm postrm; do
   if [ -f "$tmp/ctl/$s" ] && [ "$(stat -c %a "$tmp/ctl/$s")" = 755 ] && head -1 "$tmp/ctl/$s" | grep -qx '#!/bin/sh' \
      && sh -n "$tmp/ctl/$s" && grep -qx 'set -e' "$tmp/ctl/$s"; then
     ok "maintainer script $s: #!/bin/sh, 0755, set -e, sh -n"
@@ -394,7 +394,7 @@ for s in postinst prerm postrm; do
   fi
 done
 if command -v checkbashisms >/dev/null; then
-  check "maintainer scripts: no bashisms" checkbashisms "$tmp/ctl/postinst" "$tmp/ctl/prerm" "$tmp/ctl/postrm"
+  check "maintainer scripts: no bashisms" checkbashisms "$tmp/ctl/preinst" "$tmp/ctl/postinst" "$tmp/ctl/prerm" "$tmp/ctl/postrm"
 fi
 if (cd "$tmp/data" && md5sum --quiet -c "$tmp/ctl/md5sums") >/dev/null 2>&1; then ok "md5sums match the contents"; else fail "md5sums match the contents"; fi
 
@@ -421,39 +421,138 @@ cp "$tock" "$tmp/live/tock"
 cp "$deploy"/* "$tmp/live/deploy/"
 cp "$repo/README.md" "$tmp/live/"   # install.sh takes it from the directory above deploy/
 cat > "$tmp/live/inner.sh" <<'EOF'
-t() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fi; }
+# Each step's output goes to $log; a failed check prints its tail and the
+# tock account as it is, as "| " lines.
+log=/t/step.log
+t() {
+  if eval "$2"; then echo "ok   $1"; else
+    echo "FAIL $1"
+    { tail -n 12 "$log"; echo "passwd: $(getent passwd tock)"; echo "shadow: $(getent shadow tock)"
+      echo "group:  $(getent group tock)"; echo "id:     $(id tock 2>&1)"; } | sed 's/^/| /'
+  fi
+}
+step() { log=/t/$1.log; shift; "$@" > "$log" 2>&1; }
 member() { id -nG tock 2>/dev/null | tr ' ' '\n' | grep -qx "$1"; }
+field() { getent "$1" tock | cut -d: -f"$2"; }   # field passwd|shadow|group N
 wants=/etc/systemd/system/multi-user.target.wants/tock.service
-dpkg -i /t/tock.deb > /t/dpkg.log 2>&1; rc=$?
+# A tock of this machine's own is no part of the test (this is the overlay).
+{ dpkg -P tock; userdel tock; groupdel tock; } >/dev/null 2>&1
+
+# A person's account named tock (uid >= 1000, a home with a file in it):
+# the package refuses it, before unpacking and again when configuring, and
+# a purge leaves it as it was.
+useradd --create-home --shell /bin/bash --comment "a person" tock
+echo "a note" > ~tock/note.txt && chown tock:tock ~tock/note.txt
+person() { getent passwd tock; getent shadow tock; getent group tock; id tock
+           find ~tock -printf '%p %u %g %m %s %T@\n' | LC_ALL=C sort; }
+person_before=$(person)
+step person-install dpkg -i /t/tock.deb; rc=$?
+t "a person's account named tock (uid $(id -u tock)): dpkg -i refuses, naming the account and what to do" \
+  '[ $rc != 0 ] && grep -q "refusing to install: the user account tock (uid $(id -u tock), home /home/tock) is not a system account" $log \
+   && grep -q "usermod --login tock-old" $log && grep -q "deluser tock" $log'
+t "a person's account named tock: dpkg -i unpacks nothing, and the account, its groups and its home are as they were" \
+  '[ ! -e /usr/bin/tock ] && [ "$(person)" = "$person_before" ]'
+userdel --remove tock
+step person-unpack dpkg --unpack /t/tock.deb
+useradd --create-home --shell /bin/bash --comment "a person" tock
+echo "a note" > ~tock/note.txt && chown tock:tock ~tock/note.txt
+person_before=$(person)
+step person-configure dpkg --configure tock; rc=$?
+t "a person's account named tock made after unpacking: postinst refuses to configure, with the message" \
+  '[ $rc != 0 ] && grep -q "refusing to configure: the user account tock (uid $(id -u tock)" $log'
+t "a person's account named tock: postinst leaves the account, its groups (not gpio, i2c, spi) and its home as they were" \
+  '[ "$(person)" = "$person_before" ] && ! member gpio'
+step person-purge dpkg -P tock; rc=$?
+t "a person's account named tock: dpkg -P removes the package and leaves the account, unlocked, and its home as they were" \
+  '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ "$(person)" = "$person_before" ] && [ -z "$(field shadow 8)" ]'
+userdel --remove tock; groupdel tock 2>/dev/null
+# A group named tock that is not a system group (gid >= 1000), no such user.
+groupadd tock
+group_before=$(getent group tock)
+step group-install dpkg -i /t/tock.deb; rc=$?
+t "a group named tock (gid $(getent group tock | cut -d: -f3)), not a system one: dpkg -i refuses, naming it; no user made, the group as it was" \
+  '[ $rc != 0 ] && grep -q "refusing to install: the group tock (gid $(getent group tock | cut -d: -f3)) is not a system group" $log \
+   && ! getent passwd tock >/dev/null && [ "$(getent group tock)" = "$group_before" ] && [ ! -e /usr/bin/tock ]'
+{ dpkg -P tock; groupdel tock; } >/dev/null 2>&1
+
+# The package's own system account.
+step install dpkg -i /t/tock.deb; rc=$?
 t "dpkg -i: installs" '[ $rc = 0 ] && [ -x /usr/bin/tock ] && [ -f /etc/tock/config.yaml ]'
-t "dpkg -i: postinst creates the tock system user in gpio, i2c and spi" 'member gpio && member i2c && member spi && [ "$(id -u tock)" -lt 1000 ]'
+t "dpkg -i: postinst creates the tock system user and group (ids 100-999, home /var/lib/tock, nologin) in gpio, i2c and spi" \
+  'member gpio && member i2c && member spi && [ "$(id -u tock)" -ge 100 ] && [ "$(id -u tock)" -le 999 ] \
+   && [ "$(field group 3)" -ge 100 ] && [ "$(field group 3)" -le 999 ] && [ "$(field passwd 6)" = /var/lib/tock ] \
+   && [ "$(field passwd 7)" = /usr/sbin/nologin ]'
 t "dpkg -i: postinst enables tock.service" '[ -L $wants ] || ! command -v deb-systemd-helper >/dev/null'
+uid=$(id -u tock) gid=$(field group 3)
+# What an owner adds: the MQTT password file (group tock, as the README
+# says), the account in another group.
+echo secret > /etc/tock/mqtt-password && chgrp tock /etc/tock/mqtt-password && chmod 640 /etc/tock/mqtt-password
+usermod -a -G audio tock
 echo "mode: stopwatch" > /etc/tock/config.yaml
-dpkg -i /t/tock.deb >> /t/dpkg.log 2>&1; rc=$?
+step install-again dpkg -i /t/tock.deb; rc=$?
 t "dpkg -i again: succeeds and keeps the edited conffile" '[ $rc = 0 ] && grep -qx "mode: stopwatch" /etc/tock/config.yaml'
-dpkg -r tock >> /t/dpkg.log 2>&1; rc=$?
+step remove dpkg -r tock; rc=$?
 t "dpkg -r: removes the binary, keeps the conffile and the user" '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ -f /etc/tock/config.yaml ] && id tock >/dev/null 2>&1'
 mkdir -p /var/lib/tock && echo "{}" > /var/lib/tock/state.json
-dpkg -P tock >> /t/dpkg.log 2>&1; rc=$?
-t "dpkg -P: removes /etc/tock, /var/lib/tock, the user and the enable link" '[ $rc = 0 ] && [ ! -e /etc/tock ] && [ ! -e /var/lib/tock ] && ! id tock >/dev/null 2>&1 && [ ! -L $wants ]'
-bash /t/deploy/install.sh --binary /t/tock > /t/install.log 2>&1; rc=$?
-t "install.sh: creates the tock user in gpio, i2c, spi, installs and enables" '[ $rc = 0 ] && member gpio && member spi && [ -x /usr/bin/tock ] && { [ -L $wants ] || ! command -v systemctl >/dev/null; }'
-bash /t/deploy/install.sh --binary /t/tock > /t/install2.log 2>&1; rc=$?
-t "install.sh a second time: changes nothing" '[ $rc = 0 ] && ! grep -Eq "installed|created|added" /t/install2.log'
-bash /t/deploy/install.sh --uninstall --purge > /t/uninstall.log 2>&1; rc=$?
-t "install.sh --uninstall --purge: removes files, user and enable link" '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ ! -e /etc/tock ] && ! id tock >/dev/null 2>&1 && [ ! -L $wants ]'
+step purge dpkg -P tock; rc=$?
+t "dpkg -P: removes config.yaml, /var/lib/tock and the enable link" \
+  '[ $rc = 0 ] && [ ! -e /etc/tock/config.yaml ] && [ ! -e /var/lib/tock ] && [ ! -L $wants ]'
+t "dpkg -P: keeps the tock user and group, with their ids" '[ "$(id -u tock 2>/dev/null)" = "$uid" ] && [ "$(field group 3)" = "$gid" ]'
+t "dpkg -P: locks the tock account (password locked, expired: su tock is refused)" \
+  'field shadow 2 | grep -q "^!" && [ "$(field shadow 8)" = 1 ] && ! su -s /bin/sh -c true tock >/dev/null 2>&1'
+t "dpkg -P: keeps a file the owner put in /etc/tock, still group tock by name" \
+  '[ "$(cat /etc/tock/mqtt-password 2>/dev/null)" = secret ] && [ "$(stat -c %G /etc/tock/mqtt-password)" = tock ]'
+adduser --quiet --system --group tock-later
+t "after dpkg -P: a system account made later gets neither the uid nor the gid of tock" \
+  '[ "$(id -u tock-later)" != "$uid" ] && [ "$(getent group tock-later | cut -d: -f3)" != "$gid" ] && [ "$(stat -c %G /etc/tock/mqtt-password)" = tock ]'
+step reinstall dpkg -i /t/tock.deb; rc=$?
+t "dpkg -i after a purge: installs and reuses the tock account (same ids, unlocked, the owner's audio group kept, in gpio, i2c, spi)" \
+  '[ $rc = 0 ] && [ -x /usr/bin/tock ] && [ "$(id -u tock)" = "$uid" ] && [ "$(field group 3)" = "$gid" ] && [ -z "$(field shadow 8)" ] \
+   && member audio && member gpio && member i2c && member spi'
+step purge-again dpkg -P tock
+deluser --quiet --system tock-later >/dev/null 2>&1
+# install.sh, from no account at all.
+userdel tock; groupdel tock 2>/dev/null; rm -rf /etc/tock
+step install-sh bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh: creates the tock user in gpio, i2c, spi, installs and enables" '[ $rc = 0 ] && member gpio && member spi && [ "$(id -u tock)" -le 999 ] && [ -x /usr/bin/tock ] && { [ -L $wants ] || ! command -v systemctl >/dev/null; }'
+step install-sh-again bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh a second time: changes nothing" '[ $rc = 0 ] && ! grep -Eq "installed|created|added|unlocked" $log'
+uid=$(id -u tock)
+echo secret > /etc/tock/mqtt-password && chgrp tock /etc/tock/mqtt-password
+usermod -a -G audio tock
+step uninstall-sh bash /t/deploy/install.sh --uninstall --purge; rc=$?
+t "install.sh --uninstall --purge: removes the files, the configuration, the state and the enable link" \
+  '[ $rc = 0 ] && [ ! -e /usr/bin/tock ] && [ ! -e /etc/tock/config.yaml ] && [ ! -e /var/lib/tock ] && [ ! -L $wants ]'
+t "install.sh --uninstall --purge: keeps the tock account, locked, and the owner's file in /etc/tock (group tock)" \
+  '[ "$(id -u tock)" = "$uid" ] && [ "$(field shadow 8)" = 1 ] && [ "$(stat -c %G /etc/tock/mqtt-password)" = tock ]'
+step install-sh-reinstall bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh after a purge: reuses and unlocks the tock account (same uid, the owner's audio group kept)" \
+  '[ $rc = 0 ] && [ "$(id -u tock)" = "$uid" ] && [ -z "$(field shadow 8)" ] && member audio && member gpio'
+step uninstall-sh-again bash /t/deploy/install.sh --uninstall --purge
+userdel tock; groupdel tock 2>/dev/null
+useradd --create-home --shell /bin/bash --comment "a person" tock
+person_before=$(person)
+step install-sh-person bash /t/deploy/install.sh --binary /t/tock; rc=$?
+t "install.sh with a person's account named tock: refuses with the message, installs nothing, the account as it was" \
+  '[ $rc != 0 ] && grep -q "refusing to install: the user account tock (uid $(id -u tock)" $log && [ ! -e /usr/bin/tock ] && [ "$(person)" = "$person_before" ]'
+step uninstall-sh-person bash /t/deploy/install.sh --uninstall --purge; rc=$?
+t "install.sh --uninstall --purge with a person's account named tock: leaves it as it was" '[ $rc = 0 ] && [ "$(person)" = "$person_before" ]'
 EOF
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
   out=$(unshare -m --propagation private bash -c "$(declare -f live_test); tmp='$tmp'; live_test" 2>&1); rc=$?
   if [ $rc = 2 ] || ! grep -q '^ok\|^FAIL' <<<"$out"; then
     echo "skip the package and install.sh on a system (no overlay here: $(tail -1 <<<"$out"))"
   else
+    failing= detail=
+    flush() { [ -z "$failing" ] || fail "$failing" "$detail"; failing= detail=; }
     while IFS= read -r line; do
       case $line in
-        "ok   "*) ok "${line#ok   }" ;;
-        "FAIL "*) fail "${line#FAIL }" "$(cat "$tmp/live/dpkg.log" "$tmp/live/install.log" "$tmp/live/install2.log" "$tmp/live/uninstall.log" 2>/dev/null | tail -20)" ;;
+        "ok   "*) flush; ok "${line#ok   }" ;;
+        "FAIL "*) flush; failing=${line#FAIL } ;;
+        "| "*) detail+=${line#| }$'\n' ;;
       esac
     done <<<"$out"
+    flush
   fi
 else
   echo "skip the package and install.sh on a system (needs root and unshare)"
