@@ -51,6 +51,8 @@ final class ControlService {
             "buzzer": driver.tone != nil,
             "mode": core.settings.mode.rawValue,
         ]
+        // A changed configuration file waits for the count in progress.
+        if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
         let zone = core.alarms.zone
         s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
             var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,

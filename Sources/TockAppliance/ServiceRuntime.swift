@@ -59,7 +59,13 @@ public final class ServiceRuntime {
 
         let store = options.statePath.map { StateStore(path: $0, log: log) }
         let start = clock.now()
-        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: store?.load(at: start), at: start)
+        let saved = store?.load(at: start)
+        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: saved, at: start)
+        if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
+            log.notice("the presets in \(options.configPath ?? "the configuration") changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
+        } else if core.pendingSettings != nil {
+            log.notice("\(options.configPath ?? "the configuration") changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
+        }
         let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: hardware.display,
                                      sounder: hardware.sounder, leds: hardware.leds, log: log)
         let trace = try options.tracePath.map { try TraceSink(path: $0) }
@@ -211,7 +217,7 @@ extension ServiceRuntime {
             log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
         }
         driver.reconfigure(fresh.settings)
-        log.notice("SIGHUP: \(path) reloaded")
+        log.notice("SIGHUP: \(path) reloaded\(driver.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
         var applied = fresh
         applied.hardware = running.hardware
         applied.leds = running.leds

@@ -91,10 +91,12 @@ extension Appliance {
         return handle(.tick, at: now)
     }
 
-    /// What a rebuilt appliance keeps from this one: what the outputs show
-    /// and whether the group is reachable.
+    /// What a rebuilt appliance keeps from this one: what the outputs show,
+    /// whether the group is reachable, and reports not yet handed out.
     func carryOver(to next: inout Appliance) {
         next.shown = shown
         next.groupLinked = groupLinked
+        next.notices = notices
+        next.groupChanges = groupChanges
     }
 }

@@ -38,6 +38,10 @@ public struct Appliance: Sendable {
     }
 
     public let settings: Settings
+    /// A configuration (reloaded, or read at a restart) that waits for the
+    /// count in progress to be reset: a change of file never cuts a count
+    /// short, rings it early or loses it.
+    public internal(set) var pendingSettings: Settings?
     public internal(set) var program: any TimerProgram
     public internal(set) var alarms: AlarmClock
     public private(set) var input: InputProcessor
@@ -81,15 +85,32 @@ public struct Appliance: Sendable {
     /// - Parameter snapshot: a state to continue from (after a restart);
     ///   ignored when it belongs to another mode.
     public init(settings file: Settings, switchPosition: SwitchPosition, restoring snapshot: Snapshot? = nil, at now: Now) {
-        fileMode = file.mode
+        var fileMode = file.mode
         var settings = file
+        var snapshot = snapshot
+        let presetsChanged = snapshot?.filePresets.map { $0 != file.presets.map(\.nanoseconds) } ?? false
         // A mode chosen at run time outlives a restart, unless the file's
         // own mode has changed since (the person edited it).
         if let snapshot, snapshot.fileMode == file.mode.rawValue, let m = Settings.Mode(rawValue: snapshot.mode),
            m != .countdown || file.countdownUntil != nil {
             settings.mode = m
         }
+        if let saved = snapshot, saved.holdsACount, let m = Settings.Mode(rawValue: saved.mode),
+           m != settings.mode || presetsChanged {
+            // The file changed under a count in progress: the count goes on
+            // with the mode and presets it had, the file from its reset
+            // (as after a reload: the count's mode stands for the file's
+            // until then, so the file's wins at the reset).
+            if m != settings.mode { fileMode = m }
+            settings.mode = m
+            if !saved.presets.isEmpty { settings.presets = saved.presets.map { .nanoseconds($0) } }
+            pendingSettings = file
+        } else if presetsChanged {
+            snapshot?.presets = []  // the file's list wins over edits made on the box
+            snapshot?.presetIndex = 0
+        }
         self.settings = settings
+        self.fileMode = fileMode
         switch settings.mode {
         case .timer, .stopwatch:
             program = CountTimer(settings: settings, switchPosition: switchPosition)
@@ -116,6 +137,7 @@ public struct Appliance: Sendable {
     public func snapshot(at now: Now) -> Snapshot {
         var s = program.snapshot(at: now)
         s.fileMode = fileMode.rawValue
+        s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         return s
     }
@@ -144,7 +166,13 @@ public struct Appliance: Sendable {
             route(action, at: now.monotonic, now: now, fromPanel: false)
         }
         catchUp(to: now)
+        if let pending = pendingSettings, !holdsACount { self = reconfigured(pending, at: now) }
         return outputs(at: now)
+    }
+
+    /// A count is in progress that a change of configuration must wait for.
+    public var holdsACount: Bool {
+        settings.mode != .countdown && [.running, .paused, .ringing, .editing].contains(stateName)
     }
 
     // MARK: - Processing in time order

@@ -9,8 +9,23 @@ extension Appliance {
 
     /// The same appliance under new settings (SIGHUP with a changed file),
     /// carrying on with its state. Presets edited on the box are kept
-    /// unless the file's presets changed.
+    /// unless the file's presets changed. While a count is in progress,
+    /// what defines it (the mode, the presets, the interval program) waits
+    /// for its reset (`pendingSettings`); the rest applies at once.
     public func reconfigured(_ new: Settings, at now: Now) -> Appliance {
+        guard holdsACount, new.mode != fileMode || new.presets != settings.presets || new.interval != settings.interval else {
+            return rebuilt(new, at: now)
+        }
+        var keep = new
+        keep.mode = fileMode
+        keep.presets = settings.presets
+        keep.interval = settings.interval
+        var next = rebuilt(keep, at: now)
+        next.pendingSettings = new
+        return next
+    }
+
+    private func rebuilt(_ new: Settings, at now: Now) -> Appliance {
         var snap = snapshot(at: now)
         if new.presets != settings.presets {
             snap.presets = []

@@ -28,6 +28,10 @@ public struct Snapshot: Equatable, Sendable, Codable {
     public var fileMode: String?
     /// The daily alarms (absent in files written before they existed).
     public var alarms: AlarmsSnapshot?
+    /// The configuration file's presets when this was taken (absent in
+    /// older files): edits on the box are kept until the file's list
+    /// changes, then the file wins.
+    public var filePresets: [Int64]?
 
     public init(mode: String, phase: Phase, presets: [Int64], presetIndex: Int, direction: String) {
         self.mode = mode
@@ -62,6 +66,23 @@ public struct Snapshot: Equatable, Sendable, Codable {
         fileMode = try c.decodeIfPresent(String.self, forKey: .fileMode)
         if let m = fileMode, Settings.Mode(rawValue: m) == nil { throw refuse(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
+        filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
+        if let f = filePresets {
+            guard f.count <= Settings.maxPresets, f.allSatisfy({ (1...Settings.longestPreset.nanoseconds).contains($0) }) else {
+                throw refuse(.filePresets, "not a list of at most \(Settings.maxPresets) presets")
+            }
+        }
+    }
+
+    /// A count in progress (running, paused or ringing) that a change of
+    /// configuration must not cut short; a countdown to an instant is not
+    /// one (it follows its date, whatever the file).
+    public var holdsACount: Bool {
+        guard mode != Settings.Mode.countdown.rawValue else { return false }
+        switch phase {
+        case .running, .paused, .ringing: return true
+        case .ready, .done, .over: return false
+        }
     }
 }
 

@@ -21,7 +21,8 @@ import Testing
             try config.write(toFile: self.dir + "/config.yaml", atomically: true, encoding: .utf8)
         }
 
-        /// The log, once the process has exited.
+        /// The log up to ready, and the rest once the process has exited.
+        private(set) var startLog = ""
         private(set) var stderr = ""
         private let log = Pipe()
 
@@ -39,6 +40,7 @@ import Testing
                 guard !chunk.isEmpty else { Issue.record("tock run exited before ready: \(text)"); return }
                 text += String(decoding: chunk, as: UTF8.self)
             }
+            startLog = text
         }
 
         func kill(_ signal: Int32) {

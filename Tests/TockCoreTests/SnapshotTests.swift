@@ -67,10 +67,22 @@ import Testing
         #expect(a.persisted.count == initial + 2)  // ringing
     }
 
-    @Test func aSnapshotOfAnotherModeIsIgnored() {
-        let snap = Snapshot(mode: "interval", phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: "down")
+    @Test func aSnapshotOfAnotherModeIsIgnoredInReady() {
+        let snap = Snapshot(mode: "interval", phase: .ready, presets: [], presetIndex: 0, direction: "down")
         let b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        #expect(b.stateName == .ready && b.settings.mode == .timer)
+    }
+
+    /// A count in progress is never lost to a change of file: it goes on in
+    /// its own mode, and the file's applies from its reset.
+    @Test func aCountOfAnotherModeContinuesUntilItsReset() {
+        let snap = Snapshot(mode: "interval", phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: "down")
+        var b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        #expect(b.stateName == .paused && b.settings.mode == .interval && b.pendingSettings == .timer())
+        _ = b.handle(.action(.pressed(.reset)), at: afterReboot(1))
         #expect(b.stateName == .ready)
+        #expect(b.settings.mode == .timer)
+        #expect(b.pendingSettings == nil)
     }
 
     @Test func aCalendarCountdownRemembersThatItAlreadyRang() {
