@@ -70,10 +70,11 @@ public final class ServiceRuntime {
                                      sounder: hardware.sounder, leds: hardware.leds, log: log)
         let trace = try options.tracePath.map { try TraceSink(path: $0) }
         if let trace { driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace.write) }
-        driver.onPersist = { store?.save($0) }
+        driver.onPersist = { [clock] in store?.save($0, at: clock.now().monotonic) }
         driver.onWake = { [unowned self] m, w in wake = (m, w) }
         hardware.panel?.connect { driver.edge($0) }
         let service = ControlService(driver: driver, now: { [clock] in clock.now().monotonic })
+        if let store { service.statusExtras.append { $0["state_writes"] = store.writes } }
         let control = try options.controlPath.map {
             try ControlServer(path: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
                               now: { [clock] in clock.now().monotonic })
@@ -99,7 +100,7 @@ public final class ServiceRuntime {
             try? notifier.notify(["STATUS=\(s)"])
         }
         func rearm() {
-            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline, mqtt?.deadline].compactMap { $0 }.min()
+            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline, mqtt?.deadline, store?.deadline].compactMap { $0 }.min()
             let w = [wake.1, mqtt?.group?.wallDeadline].compactMap { $0 }.min()
             do { try reactor.arm(monotonic: m, wall: w) } catch { log.critical("cannot arm the timer: \(error)") }
             trace?.flush()
@@ -139,6 +140,7 @@ public final class ServiceRuntime {
                 nextWatchdog = now + interval
             }
             control?.expire()
+            store?.flush(at: now)
             if let mqtt {
                 mqtt.client.expire()
                 mqtt.group?.expire()

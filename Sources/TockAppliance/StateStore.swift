@@ -23,9 +23,26 @@ public final class StateStore {
     /// ringing) is under 8 KiB (`StateStoreTests`).
     static let maxFileSize = 16 * 1024
 
+    /// Writes are paced by a bucket of `burst` credits, one coming back
+    /// every `refill`. A write is an fsync of the file and of its directory
+    /// (on an SD card a few milliseconds and a flash page each): the
+    /// changes a person makes, even quickly, are written at once, so a
+    /// crash or a power cut right after them loses nothing; a flood of
+    /// commands is written once a second, with whatever the state is then,
+    /// so it wears the card no faster than that.
+    static let burst = 10
+    static let refill: Duration = .seconds(1)
+
     public let path: String
     private let log: Logger
     private var written: [UInt8]?
+    private var credit = burst
+    /// When the last credit came back (or the bucket was last full).
+    private var creditAt: Instant?
+    /// A state waiting for a credit.
+    private var waiting: Snapshot?
+    /// Writes made (for the status and the tests).
+    public private(set) var writes = 0
 
     public init(path: String, log: Logger) {
         self.path = path
@@ -70,9 +87,40 @@ public final class StateStore {
         }
     }
 
-    /// Write the state if it differs from what is on disk. Errors are
-    /// logged: a full or read-only card must not stop the timer.
+    /// Write the state if it changed: at once while there is credit, else
+    /// when the next credit comes back (`deadline`, then `flush`).
+    public func save(_ snapshot: Snapshot, at now: Instant) {
+        if let t = creditAt {
+            let back = Int((now - t) / Self.refill)
+            if back > 0 {
+                credit = min(Self.burst, credit + back)
+                creditAt = t + Self.refill * back
+            }
+        }
+        if credit == Self.burst { creditAt = now }
+        guard credit > 0 else {
+            waiting = snapshot
+            return
+        }
+        let before = writes
+        save(snapshot)
+        if writes > before { credit -= 1 }
+    }
+
+    /// When a waiting state is due to be written.
+    public var deadline: Instant? { waiting != nil ? creditAt.map { $0 + Self.refill } : nil }
+
+    /// Write a waiting state whose time has come.
+    public func flush(at now: Instant) {
+        guard let w = waiting, let due = deadline, due <= now else { return }
+        save(w, at: now)
+    }
+
+    /// Write the state if it differs from what is on disk, at once (at a
+    /// stop). Errors are logged: a full or read-only card must not stop
+    /// the timer.
     public func save(_ snapshot: Snapshot) {
+        waiting = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(File(version: Self.version, snapshot: snapshot)) else { return }
@@ -85,6 +133,7 @@ public final class StateStore {
         do {
             try DurableFile.replace(path, with: bytes)
             written = bytes
+            writes += 1
         } catch {
             log.error("state file \(path): cannot write it (\(error)); the state will not survive a restart")
         }

@@ -60,4 +60,31 @@ import Testing
             #expect(lines.messages.last?.contains(words) == true, "\(lines.messages.last ?? "")")
         }
     }
+
+    /// A flood of changes (a start/stop command flood) is written once a
+    /// second after the first ten, and the last state always reaches the
+    /// file; changes at a person's pace are written at once.
+    @Test func aFloodOfChangesIsWrittenOnceASecond() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = store()
+        func snap(_ i: Int) -> Snapshot {
+            Snapshot(mode: "timer", phase: i % 2 == 0 ? .running(since: Int64(i), before: 0) : .paused(elapsed: Int64(i)),
+                     presets: [1_000_000_000], presetIndex: 0, direction: "down")
+        }
+        for i in 0..<1_000 {  // one change every 2 ms for 2 s
+            let t = Instant(nanoseconds: Int64(i) * 2_000_000)
+            s.flush(at: t)
+            s.save(snap(i), at: t)
+        }
+        #expect(s.writes == StateStore.burst + 1)  // ten at once, one at 1 s
+        #expect(s.deadline == Instant(nanoseconds: 2_000_000_000))
+        s.flush(at: Instant(nanoseconds: 1_999_999_999))
+        #expect(s.writes == StateStore.burst + 1)
+        s.flush(at: Instant(nanoseconds: 2_000_000_000))
+        #expect(s.writes == StateStore.burst + 2 && s.deadline == nil)
+        #expect(s.load() == snap(999))
+        // Ten seconds later the bucket is full again: a change is written at once.
+        s.save(snap(1_000), at: Instant(nanoseconds: 12_000_000_000))
+        #expect(s.writes == StateStore.burst + 3 && s.load() == snap(1_000))
+    }
 }
