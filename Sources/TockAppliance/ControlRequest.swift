@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(TockCore)
 import TockCore  // `make fuzz` compiles the few core files it needs into one module instead
 #endif
@@ -32,10 +31,11 @@ public enum ControlRequest: Equatable, Sendable {
 
     public static func parse(_ line: [UInt8]) throws(Invalid) -> ControlRequest {
         guard line.count <= maxLine else { throw Invalid(description: "request longer than \(maxLine) bytes") }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let fields = object as? [String: Any] else {
-            throw Invalid(description: "not a JSON object; send e.g. {\"cmd\":\"status\"}")
+        let fields: [String: RequestJSON.Value]
+        do { fields = try RequestJSON.object(line) } catch {
+            throw Invalid(description: "not a JSON object (\(error.description)); send e.g. {\"cmd\":\"status\"}")
         }
-        guard let cmd = fields["cmd"] as? String else { throw Invalid(description: "no \"cmd\" string") }
+        guard let cmd = fields["cmd"]?.string else { throw Invalid(description: "no \"cmd\" string") }
         func only(_ allowed: Set<String>) throws(Invalid) {
             if let extra = fields.keys.first(where: { !allowed.contains($0) }) {
                 throw Invalid(description: "unknown field \"\(extra)\" for \(cmd)")
@@ -49,11 +49,11 @@ public enum ControlRequest: Equatable, Sendable {
         case "watch": try only(["cmd"]); return .watch
         case "set":
             try only(["cmd", "duration"])
-            guard let text = fields["duration"] as? String else { throw Invalid(description: "set needs \"duration\", e.g. \"12m30s\"") }
+            guard let text = fields["duration"]?.string else { throw Invalid(description: "set needs \"duration\", e.g. \"12m30s\"") }
             do { return .set(try DurationText.parse(text)) } catch { throw Invalid(description: error.description) }
         case "mode":
             try only(["cmd", "mode"])
-            guard let m = fields["mode"] as? String, modes.contains(m) else {
+            guard let m = fields["mode"]?.string, modes.contains(m) else {
                 throw Invalid(description: "mode needs \"mode\": one of \(modes.joined(separator: ", "))")
             }
             return .mode(m)
@@ -64,9 +64,9 @@ public enum ControlRequest: Equatable, Sendable {
         }
     }
 
-    private static func alarmOp(_ f: [String: Any]) throws(Invalid) -> AlarmOp {
+    private static func alarmOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> AlarmOp {
         let ops = ["list", "add", "rm", "on", "off", "skip-next"]
-        guard let op = f["op"] as? String, ops.contains(op) else {
+        guard let op = f["op"]?.string, ops.contains(op) else {
             throw Invalid(description: "alarm needs \"op\": one of \(ops.joined(separator: ", "))")
         }
         let allowed: Set<String> = op == "list" ? ["cmd", "op"] : op == "add" ? ["cmd", "op", "at", "days", "label"] : ["cmd", "op", "n"]
@@ -75,19 +75,19 @@ public enum ControlRequest: Equatable, Sendable {
         }
         if op == "list" { return .list }
         if op == "add" {
-            guard let at = f["at"] as? String else { throw Invalid(description: "alarm add needs \"at\", e.g. \"06:45\"") }
+            guard let at = f["at"]?.string else { throw Invalid(description: "alarm add needs \"at\", e.g. \"06:45\"") }
             do {
                 var a = DailyAlarm(minute: try DailyAlarm.parseTime(at))
-                if let days = f["days"] as? String { a.days = try DailyAlarm.parseDays([days]) } else if f["days"] != nil {
+                if let days = f["days"]?.string { a.days = try DailyAlarm.parseDays([days]) } else if f["days"] != nil {
                     throw DailyAlarm.Invalid("\"days\" is a string such as \"mon-fri\"")
                 }
-                if let label = f["label"] as? String { a.label = try DailyAlarm.parseLabel(label) } else if f["label"] != nil {
+                if let label = f["label"]?.string { a.label = try DailyAlarm.parseLabel(label) } else if f["label"] != nil {
                     throw DailyAlarm.Invalid("\"label\" is a string of at most \(DailyAlarm.maxLabel) printable characters")
                 }
                 return .add(a)
             } catch let e as DailyAlarm.Invalid { throw Invalid(description: e.description) } catch { throw Invalid(description: "\(error)") }
         }
-        guard let n = f["n"] as? Int, (1...DailyAlarm.maxCount).contains(n) else {
+        guard let n = f["n"]?.int, (1...DailyAlarm.maxCount).contains(n) else {
             throw Invalid(description: "alarm \(op) needs \"n\", the alarm's number from tock alarm list (1-\(DailyAlarm.maxCount))")
         }
         switch op {

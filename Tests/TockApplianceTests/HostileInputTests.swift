@@ -96,3 +96,28 @@ extension Array where Element == UInt8 {
         return Data(out)
     }
 }
+
+/// The control request's JSON, read strictly.
+@Suite struct RequestJSONTests {
+    @Test func repeatedKeysAndBooleansAsNumbersAreRefused() throws {
+        for line in [#"{"cmd":"alarm","op":"rm","n":true}"#, #"{"cmd":"alarm","op":"rm","n":1.0}"#,
+                     #"{"cmd":"status","cmd":"start"}"#, #"{"cmd":"alarm","op":"rm","n":1,"n":2}"#,
+                     #"{"cmd":"set","duration":["5m"]}"#, #"{"cmd":"status"} x"#, #"{"cmd":"st\u0000atus"}"#,
+                     #"{"cmd":"alarm","op":"rm","n":01}"#, #"{"cmd":"alarm","op":"rm","n":99999999999999999999999}"#] {
+            #expect(throws: ControlRequest.Invalid.self, "\(line)") { try ControlRequest.parse(Array(line.utf8)) }
+        }
+        #expect(try ControlRequest.parse(Array(#" { "cmd" : "alarm", "op":"rm", "n": 2 } "#.utf8)) == .alarm(.remove(2)))
+        #expect(try ControlRequest.parse(Array(#"{"cmd":"alarm","op":"add","at":"06:45","label":"Caf\u00e9 \ud83c\udfcb\/"}"#.utf8))
+            == .alarm(.add(DailyAlarm(minute: 405, label: "Café 🏋/"))))
+    }
+
+    @Test func everyValueKindReadsBack() throws {
+        let o = try RequestJSON.object(Array(#"{"a":"x\n\"y\"","b":-12.5e3,"c":false,"d":null,"e":0}"#.utf8))
+        #expect(o == ["a": .string("x\n\"y\""), "b": .number("-12.5e3"), "c": .bool(false), "d": .null, "e": .number("0")])
+        #expect(o["e"]?.int == 0 && o["b"]?.int == nil && o["c"]?.int == nil)
+        for bad in ["", "{", "[]", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":"\ud800"}"#, #"{"a":"\x"}"#, #"{"a":-}"#, #"{"a":1.}"#] {
+            #expect(throws: RequestJSON.Invalid.self, "\(bad)") { try RequestJSON.object(Array(bad.utf8)) }
+        }
+        #expect(throws: RequestJSON.Invalid.self) { try RequestJSON.object([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]) }
+    }
+}
