@@ -87,6 +87,16 @@ fuzz:
 		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
+## Fuzz what Tock decodes from its state file and a fleet group's topic
+## (the snapshot and the group message, then every mode run on what decodes).
+STATE_FUZZ_SOURCES := $(wildcard Sources/TockCore/*.swift) Sources/TockAppliance/GroupSchedule.swift Sources/TockAppliance/TopicName.swift
+.PHONY: fuzz-state
+fuzz-state:
+	mkdir -p .build/fuzz/state-corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockStateFuzz \
+		Tests/fuzz/StateFuzz.swift $(STATE_FUZZ_SOURCES) -o .build/fuzz/state
+	.build/fuzz/state .build/fuzz/state-corpus Tests/fuzz/state-corpus -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=.build/fuzz/state-
+
 clean:
 	rm -rf .build
 

@@ -62,10 +62,10 @@ extension ApplianceConfig {
         }
         if let v = m["port"], let p = r.int(v, "mqtt.port", 1...65535) { c.port = p }
         if let v = m["client_id"], let s = r.string(v, "mqtt.client_id") {
-            if Self.isName(s) { c.clientID = s } else { r.problem(v, "mqtt.client_id", "\"\(s)\" must be \(Self.nameRule)") }
+            if TopicName.isValid(s) { c.clientID = s } else { r.problem(v, "mqtt.client_id", "\"\(s)\" must be \(TopicName.rule)") }
         } else {
-            let h = String(String(hostname.split(separator: ".").first ?? "tock").map { Self.nameCharacters.contains($0) ? $0 : "-" })
-            c.clientID = Self.isName(h) ? h : "tock"
+            let h = String(String(hostname.split(separator: ".").first ?? "tock").map { TopicName.characters.contains($0) ? $0 : "-" })
+            c.clientID = TopicName.isValid(h) ? h : "tock"
         }
         if let v = m["username"], let s = r.string(v, "mqtt.username") { c.username = s }
         if let v = m["password_file"], let path = r.string(v, "mqtt.password_file") {
@@ -105,17 +105,12 @@ extension ApplianceConfig {
             nameNode = n
         }
         guard let s = r.string(nameNode, "mqtt.group") else { return }
-        guard Self.isName(s) else {
-            r.problem(nameNode, "mqtt.group", "\"\(s)\" must be \(Self.nameRule)")
+        guard TopicName.isValid(s) else {
+            r.problem(nameNode, "mqtt.group", "\"\(s)\" must be \(TopicName.rule)")
             return
         }
         c.group = s
     }
-
-    /// A client_id or group name: one topic level, safe in every broker.
-    static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-    static let nameRule = "1 to 64 letters, digits, - or _"
-    static func isName(_ s: String) -> Bool { (1...64).contains(s.count) && s.allSatisfy(nameCharacters.contains) }
 
     static func validTopic(_ s: String) -> Bool {
         !s.isEmpty && !s.hasPrefix("/") && !s.hasSuffix("/") && !s.contains("+") && !s.contains("#")

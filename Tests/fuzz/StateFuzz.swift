@@ -1,0 +1,61 @@
+// libFuzzer entry for what Tock decodes from its state file and from a
+// fleet group's topic: `make fuzz-state` compiles it with the core and
+// GroupSchedule.swift under -sanitize=fuzzer,address. An input is read as
+// a snapshot and as a group message; whatever decodes is restored into an
+// appliance in every mode, pressed, advanced and rendered, and offered to
+// a group schedule, so a value that decodes but traps later is a crash.
+import Foundation
+
+let modes: [Settings] = Settings.Mode.allCases.flatMap { mode in
+    [4, 8].map { digits in
+        var s = Settings()
+        s.mode = mode
+        s.presets = [.seconds(300), Settings.longestPreset]
+        s.countdownUntil = WallTime(secondsSince1970: 1_800_000_000)
+        s.display.digits = digits
+        s.interval.work = Settings.longestPreset
+        s.interval.rounds = 99
+        return s
+    }
+}
+let walls = [TimeBounds.earliestWall, WallTime(secondsSince1970: 1_800_000_000), TimeBounds.latestWall]
+
+func exercise(_ snap: Snapshot) {
+    for settings in modes {
+        for wall in walls {
+            let start = Now(monotonic: Instant(nanoseconds: 1_000_000_000), wall: wall)
+            var core = Appliance(settings: settings, switchPosition: .down, restoring: snap, at: start)
+            _ = core.start(at: start)
+            for (i, b) in [Button.start, .stop, .reset].enumerated() {
+                let t = Instant(nanoseconds: 2_000_000_000 + Int64(i) * 100_000_000)
+                _ = core.handle(.edge(.button(b), active: true, at: t), at: start.at(t))
+                _ = core.handle(.edge(.button(b), active: false, at: t + .milliseconds(50)), at: start.at(t + .milliseconds(50)))
+            }
+            _ = try? core.adoptGroup(snap, at: start.at(Instant(nanoseconds: 3_000_000_000)))
+            let later = start.at(Instant(nanoseconds: 1_000_000_000_000))
+            _ = core.handle(.tick, at: later)
+            _ = core.progress(at: later)
+            _ = core.snapshot(at: later)
+        }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    if let snap = try? JSONDecoder().decode(Snapshot.self, from: bytes) {
+        // What decodes encodes back to the same snapshot.
+        guard let again = try? JSONDecoder().decode(Snapshot.self, from: JSONEncoder().encode(snap)), again == snap else {
+            fatalError("round trip: \(snap)")
+        }
+        exercise(snap)
+    }
+    if let m = try? JSONDecoder().decode(GroupSchedule.Message.self, from: bytes) {
+        var schedule = GroupSchedule()
+        let now = WallTime(secondsSince1970: 1_800_000_000)
+        _ = schedule.offer(m, now: now, own: "box")
+        _ = schedule.due(at: TimeBounds.latestWall)
+        exercise(m.state)
+    }
+    return 0
+}
