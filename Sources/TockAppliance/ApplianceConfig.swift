@@ -184,6 +184,17 @@ public struct ApplianceConfig: Equatable, Sendable {
     }
 
     private static func yamlProblem(_ error: YamlError, file: String) -> ConfigProblem {
+        if case .duplicatedKeysInMapping(let keys, let context) = error, let key = keys.first {
+            // Yams marks the first of the two; the one to delete is the
+            // next key of that name at the same indentation.
+            let lines = context.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let indent = String(repeating: " ", count: max(context.mark.column - 1, 0))
+            let again = lines.indices.first { i in
+                i + 1 > context.mark.line && lines[i].hasPrefix(indent + key + ":") && !lines[i].hasPrefix(indent + " ")
+            }
+            return ConfigProblem(file: file, line: again.map { $0 + 1 } ?? context.mark.line, key: String(key.prefix(80)),
+                                 message: "appears twice (first on line \(context.mark.line)); keep one")
+        }
         let text = error.description
         // Yams says "LINE:COLUMN: error: ..." for syntax errors.
         let head = text.split(separator: ":", maxSplits: 2)

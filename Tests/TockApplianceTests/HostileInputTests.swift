@@ -74,6 +74,16 @@ import TockCore
         }
     }
 
+    @Test func aRepeatedKeyIsReportedOnItsOwnLine() throws {
+        for (yaml, line, first) in [("mode: timer\ntimer:\n  presets: [5m]\nmode: stopwatch\n", 4, 1),
+                                    ("mode: timer\nalarm:\n  ring_for: 30s\n  snooze: 5m\n  ring_for: 40s\n", 5, 3)] {
+            do { _ = try ApplianceConfig.parse(yaml: yaml, file: "c.yaml"); Issue.record("accepted") } catch let e as ConfigError {
+                #expect(e.problems.first?.line == line)
+                #expect(e.description.contains("appears twice (first on line \(first))"))
+            }
+        }
+    }
+
     @Test func aStateFileWithInt64EdgesLoadsAsNothing() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-state-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
