@@ -48,7 +48,11 @@ final class ConfigReader {
         for (k, v) in m {
             guard case .scalar(let s) = k else { problem(k, path, "keys must be plain words"); continue }
             let key = s.string
-            let full = path.isEmpty ? key : "\(path).\(key)"
+            // A key that is no word is not echoed: a file that is not a
+            // configuration (a wrong path, a symlink to another file) must
+            // not have its lines copied into the log.
+            let word = key.count <= 40 && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+            let full = (path.isEmpty ? "" : "\(path).") + (word ? key : "(a key that is no word)")
             if out[key] != nil {
                 problem(k, full, "appears twice; keep one")
             } else if !allowed.contains(key) {

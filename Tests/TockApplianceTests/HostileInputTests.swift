@@ -74,6 +74,14 @@ import TockCore
         }
     }
 
+    @Test func aFileThatIsNoConfigurationIsNotCopiedIntoTheLog() {
+        let shadow = "root:$6$abcdefgh$secrethashvalue:19000:0:99999:7:::\nsecret_word: hunter2\n"
+        do { _ = try ApplianceConfig.parse(yaml: shadow, file: "c.yaml"); Issue.record("accepted") } catch let e as ConfigError {
+            #expect(!e.description.contains("secrethash") && !e.description.contains("hunter2"))
+            #expect(e.problems.map(\.line) == [1, 2])
+        } catch { Issue.record("\(error)") }
+    }
+
     @Test func aRepeatedKeyIsReportedOnItsOwnLine() throws {
         for (yaml, line, first) in [("mode: timer\ntimer:\n  presets: [5m]\nmode: stopwatch\n", 4, 1),
                                     ("mode: timer\nalarm:\n  ring_for: 30s\n  snooze: 5m\n  ring_for: 40s\n", 5, 3)] {
