@@ -300,9 +300,6 @@ public struct AlarmsSnapshot: Equatable, Sendable, Codable {
     /// instants within `TimeBounds`, labels printable.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
-            .dataCorruptedError(forKey: key, in: c, debugDescription: why)
-        }
         items = try c.decode([Item].self, forKey: .items)
         file = try c.decode([String].self, forKey: .file)
         minute = try c.decodeIfPresent(Int.self, forKey: .minute)
@@ -310,9 +307,9 @@ public struct AlarmsSnapshot: Equatable, Sendable, Codable {
         ringing = try c.decodeIfPresent(Int64.self, forKey: .ringing)
         snoozedUntil = try c.decodeIfPresent(Int64.self, forKey: .snoozedUntil)
         guard items.count <= DailyAlarm.maxCount, file.count <= DailyAlarm.maxCount, (labels ?? []).count <= DailyAlarm.maxCount else {
-            throw refuse(.items, "more than \(DailyAlarm.maxCount) alarms")
+            throw c.refusal(.items, "more than \(DailyAlarm.maxCount) alarms")
         }
-        if let m = minute, !(0..<1440).contains(m) { throw refuse(.minute, "minute \(m) is not within a day") }
+        if let m = minute, !(0..<1440).contains(m) { throw c.refusal(.minute, "minute \(m) is not within a day") }
         do {
             for item in items {
                 _ = try WallTime(checked: item.handled)
@@ -322,9 +319,9 @@ public struct AlarmsSnapshot: Equatable, Sendable, Codable {
             if let r = ringing { _ = try WallTime(checked: r) }
             if let u = snoozedUntil { _ = try WallTime(checked: u) }
         } catch let e as TimeBounds.Violation {
-            throw refuse(.items, e.description)
+            throw c.refusal(.items, e.description)
         } catch let e as DailyAlarm.Invalid {
-            throw refuse(.labels, e.description)
+            throw c.refusal(.labels, e.description)
         }
     }
 }

@@ -47,29 +47,26 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// direction it does not know, or more presets than a file may list.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
-            .dataCorruptedError(forKey: key, in: c, debugDescription: why)
-        }
         mode = try c.decode(String.self, forKey: .mode)
-        guard Settings.Mode(rawValue: mode) != nil else { throw refuse(.mode, "unknown mode \"\(mode.prefix(32))\"") }
+        guard Settings.Mode(rawValue: mode) != nil else { throw c.refusal(.mode, "unknown mode \"\(mode.prefix(32))\"") }
         direction = try c.decode(String.self, forKey: .direction)
-        guard SwitchPosition(rawValue: direction) != nil else { throw refuse(.direction, "unknown direction \"\(direction.prefix(32))\"") }
+        guard SwitchPosition(rawValue: direction) != nil else { throw c.refusal(.direction, "unknown direction \"\(direction.prefix(32))\"") }
         phase = try c.decode(Phase.self, forKey: .phase)
-        do { try phase.check() } catch { throw refuse(.phase, error.description) }
+        do { try phase.check() } catch { throw c.refusal(.phase, error.description) }
         presets = try c.decode([Int64].self, forKey: .presets)
-        guard presets.count <= Settings.maxPresets else { throw refuse(.presets, "more than \(Settings.maxPresets) presets") }
+        guard presets.count <= Settings.maxPresets else { throw c.refusal(.presets, "more than \(Settings.maxPresets) presets") }
         for p in presets {
-            guard (1...Settings.longestPreset.nanoseconds).contains(p) else { throw refuse(.presets, "a preset of \(p) ns is not 1 ns to 99h59m") }
+            guard (1...Settings.longestPreset.nanoseconds).contains(p) else { throw c.refusal(.presets, "a preset of \(p) ns is not 1 ns to 99h59m") }
         }
         presetIndex = try c.decode(Int.self, forKey: .presetIndex)
-        guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw refuse(.presetIndex, "preset \(presetIndex) of \(presets.count)") }
+        guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw c.refusal(.presetIndex, "preset \(presetIndex) of \(presets.count)") }
         fileMode = try c.decodeIfPresent(String.self, forKey: .fileMode)
-        if let m = fileMode, Settings.Mode(rawValue: m) == nil { throw refuse(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
+        if let m = fileMode, Settings.Mode(rawValue: m) == nil { throw c.refusal(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
         filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
         if let f = filePresets {
             guard f.count <= Settings.maxPresets, f.allSatisfy({ (1...Settings.longestPreset.nanoseconds).contains($0) }) else {
-                throw refuse(.filePresets, "not a list of at most \(Settings.maxPresets) presets")
+                throw c.refusal(.filePresets, "not a list of at most \(Settings.maxPresets) presets")
             }
         }
     }
@@ -243,5 +240,12 @@ extension CalendarCountdown {
             // The instant passed while the box was off: ring now, once.
             state = .ringing(since: now.monotonic)
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The error for a value at `key` that decodes but is refused, and why.
+    func refusal(_ key: Key, _ why: String) -> DecodingError {
+        .dataCorruptedError(forKey: key, in: self, debugDescription: why)
     }
 }
