@@ -142,8 +142,8 @@ public struct AlarmClock: Sendable {
                 }
                 continue
             }
-            let i = entries.indices.min { (entries[$0].next ?? .distantFuture) < (entries[$1].next ?? .distantFuture) }!
-            let o = entries[i].next!
+            // The deadline is a wall one, so some entry has a next occurrence.
+            guard let (i, o) = entries.indices.compactMap({ i in entries[i].next.map { (i, $0) } }).min(by: { $0.1 < $1.1 }) else { break }
             if now.wall - o < settings.ringFor {
                 handle(i, through: o)
                 notices += ring(entries[i].alarm, since: min(max(now.monotonic(at: o), lookMonotonic), now.monotonic))

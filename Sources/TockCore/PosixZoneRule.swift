@@ -47,10 +47,16 @@ struct PosixZoneRule: Equatable, Sendable {
         func bad(_ what: String) -> ZoneRules.Invalid { ZoneRules.Invalid("TZ rule \"\(text)\": \(what)") }
         guard p.name() else { throw bad("expected a zone abbreviation first, like CET or <+03>") }
         guard let std = p.time(signed: true) else { throw bad("expected the offset after the name, like CET-1") }
-        standard = -std
+        // POSIX: an offset's hours are 0 to 24 (only the transition times
+        // may reach 167 hours, RFC 8536 section 3.3.1).
+        func offset(_ west: Int) throws(ZoneRules.Invalid) -> Int {
+            guard abs(west) <= 89_999 else { throw bad("an offset of more than 24:59:59 from UTC; POSIX allows hours 0 to 24") }
+            return -west
+        }
+        standard = try offset(std)
         guard !p.atEnd else { return }
         guard p.name() else { throw bad("expected a daylight-time abbreviation") }
-        if let dst = p.time(signed: true) { daylight = -dst } else { daylight = standard + 3600 }
+        if let dst = p.time(signed: true) { daylight = try offset(dst) } else { daylight = try offset(-standard - 3600) }
         if p.atEnd {
             // POSIX leaves the default to the implementation; US rules, as
             // the tz code assumes.
@@ -66,17 +72,30 @@ struct PosixZoneRule: Equatable, Sendable {
     }
 
     func offset(at utc: Int64) -> Int {
-        guard let daylight, let start, let end else { return standard }
-        // Changes of the neighbouring years too: a southern zone's daylight
-        // time spans the new year, and UTC and local years differ near it.
-        let y = CivilDate(days: utc.floorDivided(by: 86_400)).year
+        changes(ofYears: year(of: utc)).filter { $0.at <= utc }.max { $0.at < $1.at }?.offset ?? standard
+    }
+
+    /// The instants in `range` at which daylight time starts or ends, ascending.
+    func changes(in range: ClosedRange<Int64>) -> [Int64] {
+        changes(ofYears: year(of: range.lowerBound)...year(of: range.upperBound)).map(\.at).filter(range.contains).sorted()
+    }
+
+    private func year(of utc: Int64) -> Int { CivilDate(days: utc.floorDivided(by: 86_400)).year }
+
+    /// The changes of these years and of the neighbouring ones: a southern
+    /// zone's daylight time spans the new year, and UTC and local years
+    /// differ near it.
+    private func changes(ofYears years: ClosedRange<Int>) -> [(at: Int64, offset: Int)] {
+        guard let daylight, let start, let end else { return [] }
         var changes: [(at: Int64, offset: Int)] = []
-        for year in (y - 1)...(y + 1) {
+        for year in (years.lowerBound - 1)...(years.upperBound + 1) {
             changes.append((start.days(in: year) * 86_400 + Int64(start.time - standard), daylight))
             changes.append((end.days(in: year) * 86_400 + Int64(end.time - daylight), standard))
         }
-        return changes.filter { $0.at <= utc }.max { $0.at < $1.at }?.offset ?? standard
+        return changes
     }
+
+    private func changes(ofYears y: Int) -> [(at: Int64, offset: Int)] { changes(ofYears: y...y) }
 
     private struct Parser {
         let chars: [Character]

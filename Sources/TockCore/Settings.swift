@@ -124,19 +124,36 @@ public struct NightSchedule: Equatable, Sendable {
         return from <= to ? (t >= from && t < to) : (t >= from || t < to)
     }
 
-    /// The next wall instant the schedule switches: a boundary's local time
-    /// on today's or a following date, through the zone's rules, so a night
-    /// that changes the clocks still ends at 07:00 on the wall.
+    /// The next wall instant the schedule switches, at most a day ahead.
+    ///
+    /// Between two changes of the zone's offset the local time runs with the
+    /// wall clock, so the next boundary (`from` or `to` on the local clock)
+    /// is the current local time plus the time to it; a night that changes
+    /// the clocks still ends at 07:00 on the wall. A change of offset on
+    /// the way switches the schedule if the clocks jump over a boundary,
+    /// and is the answer then; otherwise the walk goes on from it. Any zone
+    /// within `ZoneRules.offsets`, however far its clocks jump, has an answer.
     public func nextChange(after w: WallTime, zone: ZoneRules) -> WallTime {
-        let today = zone.local(at: w).date
-        var next: WallTime? = nil
-        for k in Int64(0)...2 {
-            for s in [from, to] {
-                let t = WallTime(secondsSince1970: zone.instant(of: today.adding(days: k), second: s))
-                if t > w, next.map({ t < $0 }) ?? true { next = t }
+        var t = w.nanoseconds.floorDivided(by: 1_000_000_000)
+        // A zone changes its offset a few times a year; a crafted one may
+        // change it every second, and then this is a wake-up at the last
+        // change looked at, which costs one more look.
+        for _ in 0..<64 {
+            let local = t + Int64(zone.offset(at: t))
+            let second = local - local.floorDivided(by: 86_400) * 86_400
+            let boundary = [from, to].map { b -> Int64 in
+                let ahead = (Int64(b) - second + 86_400) % 86_400
+                return t + (ahead == 0 ? 86_400 : ahead)
+            }.min() ?? t + 86_400
+            guard let change = zone.nextOffsetChange(after: t, within: boundary - t), change < boundary else {
+                return WallTime(secondsSince1970: boundary)
             }
+            if isNight(at: WallTime(secondsSince1970: change), zone: zone) != isNight(at: WallTime(secondsSince1970: change - 1), zone: zone) {
+                return WallTime(secondsSince1970: change)
+            }
+            t = change
         }
-        return next!
+        return WallTime(secondsSince1970: t)
     }
 }
 

@@ -29,6 +29,14 @@ public struct ZoneRules: Equatable, Sendable {
 
     public static let utc = ZoneRules(name: "UTC", transitions: [], initial: 0, rule: nil)
 
+    /// The offsets a zone may have, in seconds east of UTC: RFC 8536
+    /// section 3.2 says a UT offset SHOULD lie in [-89999, 93599]
+    /// (-24:59:59 to +25:59:59); POSIX allows 0 to 24 hours either way.
+    /// Within this bound the local time `l` is read only by instants in
+    /// `l - upperBound ... l - lowerBound`, which `instant(of:second:)`
+    /// searches; a zone outside it is refused where it is read.
+    public static let offsets = -89_999...93_599
+
     init(name: String, transitions: [Transition], initial: Int, rule: PosixZoneRule?) {
         self.name = name
         self.transitions = transitions
@@ -78,7 +86,11 @@ public struct ZoneRules: Equatable, Sendable {
         }
         var offsets: [Int] = []
         for _ in 0..<typecnt {
-            offsets.append(Int(try reader.int32(name)))
+            let offset = Int(try reader.int32(name))
+            guard Self.offsets.contains(offset) else {
+                throw Invalid("\(name): a local time type is \(offset) s from UTC, beyond the -24:59:59 to +25:59:59 a zone may have (RFC 8536)")
+            }
+            offsets.append(offset)
             _ = reader.take(2)  // isdst, abbreviation index
         }
         guard reader.skip(charcnt + leap * (timeSize + 4) + isstd + isut) else { throw Invalid("\(name): TZif file is truncated") }
@@ -123,19 +135,53 @@ public struct ZoneRules: Equatable, Sendable {
     /// occurs twice (clocks going back) gives the first; a time that does
     /// not occur (clocks going forward) gives the first instant after the
     /// gap, which is the transition itself.
+    ///
+    /// Exact for every zone within `offsets`, however far its clocks jump:
+    /// each stretch of one offset in the window that can read `l` is tried.
     public func instant(of date: CivilDate, second: Int) -> Int64 {
         let l = date.days * 86_400 + Int64(second)
-        let before = offset(at: l - 86_400), after = offset(at: l + 86_400)
-        let candidates = Set([l - Int64(before), l - Int64(after)]).filter { $0 + Int64(offset(at: $0)) == l }
-        if let first = candidates.min() { return first }
-        // In a gap: the transition lies between the two readings.
-        var lo = l - Int64(max(before, after)), hi = l - Int64(min(before, after))
-        let target = offset(at: hi)
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            if offset(at: mid) == target { hi = mid } else { lo = mid + 1 }
+        let window = (l - Int64(Self.offsets.upperBound))...(l - Int64(Self.offsets.lowerBound))
+        let starts = [window.lowerBound] + offsetChanges(in: window).filter { $0 > window.lowerBound }
+        var first: Int64? = nil, afterGap: Int64? = nil
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1] : window.upperBound + 1
+            let offset = Int64(offset(at: start))
+            let u = l - offset
+            if u >= start, u < end { first = min(first ?? u, u) }
+            if start + offset > l { afterGap = min(afterGap ?? start, start) }
         }
-        return lo
+        // Local time runs from at most `l` at the window's start to at least
+        // `l` at its end, so it reads `l` or jumps over it: one of the two
+        // is found. The last fallback only keeps the function total.
+        return first ?? afterGap ?? l - Int64(offset(at: l))
+    }
+
+    /// The instants in `range` (UTC seconds, ascending) at which the offset
+    /// may change: the file's transitions and the footer rule's changes.
+    /// A listed instant may keep the offset; none that changes it is missed.
+    public func offsetChanges(in range: ClosedRange<Int64>) -> [Int64] {
+        var changes: [Int64] = []
+        // The first transition after the range's start.
+        var lo = 0, hi = transitions.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if transitions[mid].at < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        for t in transitions[lo...] {
+            guard t.at <= range.upperBound else { break }
+            changes.append(t.at)
+        }
+        if let rule, range.upperBound >= transitions.last?.at ?? .min {
+            let from = max(range.lowerBound, transitions.last?.at ?? .min)
+            changes += rule.changes(in: from...range.upperBound)
+        }
+        return changes.sorted()
+    }
+
+    /// The first instant after `utc` at which the offset may change, if the
+    /// zone has one within `horizon` seconds.
+    public func nextOffsetChange(after utc: Int64, within horizon: Int64) -> Int64? {
+        offsetChanges(in: (utc + 1)...(utc + horizon)).first
     }
 
     public static func == (a: ZoneRules, b: ZoneRules) -> Bool {

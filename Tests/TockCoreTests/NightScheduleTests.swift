@@ -50,3 +50,46 @@ import Testing
         #expect(dimmed.contains { if case .render(let f) = $0 { f.brightness == 1 } else { false } })
     }
 }
+
+/// Zones whose clocks jump by more than two days: nothing in the tz
+/// database does, but a crafted file or `TZ` rule within the offsets RFC
+/// 8536 allows can, and the schedule must still answer.
+@Suite struct NightScheduleExtremeZoneTests {
+    let night = NightSchedule(from: 22 * 3600, to: 7 * 3600, brightness: 1)
+    /// +24:59:59 most of the year; on day 100 the clocks go back to
+    /// -24:59:59 (49:59:58 back, more than two days), on day 200 forward again.
+    let leap = try! ZoneRules(posix: "<+25>-24:59:59<-25>24:59:59,J100/0,J200/0")
+
+    /// UTC seconds when the clocks go back in 2027 (day 100, 00:00 local, +24:59:59).
+    var back: Int64 { CivilDate(year: 2027, month: 1, day: 1).days * 86_400 + 99 * 86_400 - 89_999 }
+
+    @Test func theNextChangeIsFoundAroundAJumpOfTwoDays() {
+        for s in stride(from: back - 3 * 86_400, to: back + 3 * 86_400, by: 3_600 + 17) {
+            let w = WallTime(secondsSince1970: s)
+            let next = night.nextChange(after: w, zone: leap)
+            #expect(next > w, "at \(s)")
+            #expect(next <= w + .seconds(86_400), "at \(s)")
+            // Nothing switches on the way: the answer is the first change.
+            let before = night.isNight(at: w, zone: leap)
+            let firstSwitch = stride(from: s + 60, to: next.nanoseconds / 1_000_000_000, by: 60)
+                .first { night.isNight(at: WallTime(secondsSince1970: $0), zone: leap) != before }
+            #expect(firstSwitch == nil, "at \(s): the schedule switches at \(firstSwitch ?? 0), before \(next)")
+        }
+    }
+
+    /// A TZif file whose clocks go back 51 hours at `back`: +25:59:59, then -24:59:59.
+    var leapFile: ZoneRules { try! ZoneRules(tzif: tzif(offsets: [93_599, -89_999], at: [Int32(back)]), name: "crafted") }
+
+    @Test(arguments: [0, 1])
+    func anApplianceStartsInSuchAZone(file: Int) {
+        var s = Settings.timer()
+        s.display.night = night
+        s.clock.zone = file == 1 ? leapFile : leap
+        for t in stride(from: back - 2 * 86_400, to: back + 86_400, by: 7_200) {
+            let now = Now(monotonic: .zero, wall: WallTime(secondsSince1970: t))
+            var a = Appliance(settings: s, switchPosition: .down, at: now)
+            let out = a.start(at: now)
+            #expect(out.contains { if case .wake(_, let w?) = $0 { w > now.wall } else { false } }, "at \(t)")
+        }
+    }
+}

@@ -85,6 +85,36 @@ func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int = 0) -> Int64 {
         }
     }
 
+    /// The local time of day a zone gives back from `instant(of:)` is the
+    /// first instant that reads it, even where the clocks jump by two days.
+    @Test func instantsAreTheFirstReadingEvenAcrossAJumpOfTwoDays() throws {
+        let z = try ZoneRules(posix: "<+25>-24:59:59<-25>24:59:59,J100/0,J200/0")
+        let back = CivilDate(year: 2027, month: 1, day: 1).days * 86_400 + 99 * 86_400 - 89_999
+        for date in (-3...3).map({ CivilDate(days: back / 86_400 + Int64($0)) }) {
+            for second in [0, 7 * 3600, 22 * 3600 + 59] {
+                let l = date.days * 86_400 + Int64(second)
+                // The zone has two offsets, so an instant reading l is l - 89_999 or l + 89_999.
+                let readings = [l - 89_999, l + 89_999].filter { $0 + Int64(z.offset(at: $0)) == l }
+                let u = z.instant(of: date, second: second)
+                if let first = readings.first {
+                    #expect(u == first, "\(date) \(second)")
+                } else {
+                    // In a gap: the first instant after it reads later.
+                    #expect(u + Int64(z.offset(at: u)) > l && u - 1 + Int64(z.offset(at: u - 1)) < l, "\(date) \(second)")
+                }
+            }
+        }
+    }
+
+    /// RFC 8536 section 3.2: a UT offset SHOULD lie within -24:59:59 and
+    /// +25:59:59; POSIX allows hours 0 to 24. Anything beyond is refused.
+    @Test func offsetsBeyondADayAreRefused() {
+        #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "<+48>-48") }
+        #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "<+01>-1<-30>30,J100,J200") }
+        #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(tzif: tzif(offsets: [3600, -172_800], at: [1_800_000_000]), name: "crafted") }
+        #expect((try? ZoneRules(tzif: tzif(offsets: [93_599, -89_999], at: [1_800_000_000]), name: "edge")) != nil)
+    }
+
     @Test func badRulesAndFilesAreRefusedWithAReason() {
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "") }
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "CET-1CEST,M13.5.0,M10.5.0") }
@@ -93,4 +123,18 @@ func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int = 0) -> Int64 {
         let real = (try? zone("Europe/Berlin")).map { _ in [UInt8](FileManager.default.contents(atPath: "/usr/share/zoneinfo/Europe/Berlin")!) } ?? []
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(tzif: Array(real.prefix(60)), name: "cut") }
     }
+}
+
+/// A version 1 TZif file (RFC 8536) with these local time types, the first
+/// in force before `at[0]`, type i + 1 from `at[i]`.
+func tzif(offsets: [Int32], at times: [Int32]) -> [UInt8] {
+    func be(_ v: Int32) -> [UInt8] { withUnsafeBytes(of: v.bigEndian, Array.init) }
+    var b = Array("TZif".utf8) + [0] + [UInt8](repeating: 0, count: 15)
+    // isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt
+    for c in [0, 0, 0, Int32(times.count), Int32(offsets.count), 4] { b += be(c) }
+    for t in times { b += be(t) }
+    b += times.indices.map { UInt8($0 + 1) }
+    for o in offsets { b += be(o) + [0, 0] }
+    b += Array("ZZZ\0".utf8)
+    return b
 }
