@@ -65,7 +65,12 @@ public final class StateStore {
         do {
             bytes = try DurableFile.read(path, limit: Self.maxFileSize)
         } catch {
-            log.error("state file \(path): cannot read it (\(error)); starting from ready")
+            if case .kind = error.reason {
+                // Not waited on, not followed: the next save puts a regular file in its place.
+                log.error("state file \(error); ignored, starting from ready (the next save replaces it)")
+            } else {
+                log.error("state file \(path): cannot read it (\(error)); starting from ready")
+            }
             return nil
         }
         guard let bytes else {

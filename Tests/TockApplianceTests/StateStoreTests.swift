@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 import Testing
 @testable import TockAppliance
@@ -86,5 +87,45 @@ import Testing
         // Ten seconds later the bucket is full again: a change is written at once.
         s.save(snap(1_000), at: Instant(nanoseconds: 12_000_000_000))
         #expect(s.writes == StateStore.burst + 3 && s.load() == snap(1_000))
+    }
+
+    /// What is planted at the state path is neither waited on nor followed.
+    @Test func aFIFOAtTheStatePathIsRefusedAtOnceWithoutWaitingForAWriter() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = MockInputStreamTests.Lines()
+        let s = store(lines)
+        #expect(mkfifo(s.path, 0o600) == 0)
+        // On another thread, so that a load that waits for a writer fails
+        // this test instead of hanging it; a writer opened afterwards lets
+        // such a load return.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var loaded: Snapshot? = Snapshot(mode: "timer", phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: "down")
+        nonisolated(unsafe) let unsafeStore = s
+        Thread.detachNewThread {
+            loaded = unsafeStore.load()
+            done.signal()
+        }
+        let returned = done.wait(timeout: .now() + 10) == .success
+        if !returned {
+            let writer = open(s.path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            _ = done.wait(timeout: .now() + 10)
+        }
+        #expect(returned, "load() waited on the FIFO at \(s.path)")
+        #expect(loaded == nil)
+        #expect(lines.messages.contains { $0.contains(s.path) && $0.contains("named pipe (FIFO), not a regular file") }, "\(lines.messages)")
+    }
+
+    @Test func aSymlinkAtTheTemporaryNameIsNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = store()
+        let victim = dir.appendingPathComponent("victim")
+        try Data("precious\n".utf8).write(to: victim)
+        #expect(symlink(victim.path, s.path + ".tmp") == 0)
+        let state = Snapshot(mode: "timer", phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: "down")
+        s.save(state)
+        #expect(FileManager.default.contents(atPath: victim.path) == Data("precious\n".utf8))
+        #expect(store().load() == state)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["state.json", "victim"])
     }
 }

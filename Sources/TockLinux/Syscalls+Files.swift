@@ -1,0 +1,57 @@
+import Glibc
+import SystemPackage
+
+/// What a path or descriptor is, from `st_mode & S_IFMT` (inode(7)).
+public enum FileKind: Equatable, Sendable, CustomStringConvertible {
+    case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
+
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFLNK: self = .symbolicLink
+        case S_IFIFO: self = .fifo
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFSOCK: self = .socket
+        default: self = .unknown
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .symbolicLink: "a symbolic link"
+        case .fifo: "a named pipe (FIFO)"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
+        case .unknown: "of an unknown kind"
+        }
+    }
+}
+
+/// The calls on files' kinds and lengths, with the errno policy of `Syscall`.
+extension Syscall {
+    /// `fstat(fd, &st)`, fstat(2): what the open descriptor is. It does not
+    /// block.
+    static func kind(of fd: FileDescriptor) throws(Errno) -> FileKind {
+        var st = stat()
+        _ = try check(retryOnInterrupt: false) { fstat(fd.rawValue, &st) }
+        return FileKind(mode: st.st_mode)
+    }
+
+    /// `fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW)`, lstat(2): what
+    /// `path` itself is (a symbolic link is not followed).
+    static func kind(ofPath path: String) throws(Errno) -> FileKind {
+        var st = stat()
+        _ = try check(retryOnInterrupt: false) { fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) }
+        return FileKind(mode: st.st_mode)
+    }
+
+    /// `ftruncate(fd, length)`, ftruncate(2).
+    static func truncate(_ fd: FileDescriptor, to length: Int64 = 0) throws(Errno) {
+        _ = try check(retryOnInterrupt: true) { ftruncate(fd.rawValue, off_t(length)) }
+    }
+}
