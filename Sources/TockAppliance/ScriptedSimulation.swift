@@ -19,9 +19,11 @@ public final class ScriptedSimulation {
     public private(set) var driver: ApplianceDriver!
     private var wake: (Instant?, WallTime?) = (nil, nil)
     /// Scheduled edges: (instant, sequence, line, level).
-    private var agenda: [(at: Instant, seq: Int, input: MockInput, active: Bool)] = []
+    private var agenda = Agenda<(at: Instant, seq: Int, input: MockInput, active: Bool)>([], by: { _, _ in false })
     /// Scheduled steps of the wall clock.
-    private var clockSteps: [(at: Instant, by: Duration)] = []
+    private var clockSteps = Agenda<(at: Instant, seq: Int, by: Duration)>([], by: { _, _ in false })
+    /// The work of taking scheduled events in order (see `Agenda.work`).
+    var agendaWork: Int { agenda.work + clockSteps.work }
     /// How far the wall clock has been stepped from `epoch + elapsed`.
     public private(set) var wallOffset: Duration = .zero
     /// Timer wake-ups taken (not counting input edges).
@@ -50,10 +52,10 @@ public final class ScriptedSimulation {
     private var nowBoth: Now { Now(monotonic: now, wall: epoch + (now - origin) + wallOffset) }
 
     private func schedule(_ script: Script) {
-        var seq = 0
+        var edges: [(at: Instant, seq: Int, input: MockInput, active: Bool)] = []
+        var steps: [(at: Instant, seq: Int, by: Duration)] = []
         func add(_ input: MockInput, _ active: Bool, _ t: Instant) {
-            agenda.append((t, seq, input, active))
-            seq += 1
+            edges.append((t, edges.count, input, active))
         }
         for step in script.steps {
             let t = origin + step.at
@@ -65,12 +67,13 @@ public final class ScriptedSimulation {
             case .setSwitch(let p):
                 add(panel.directionSwitch, p == .up, t)
             case .stepClock(let d):
-                clockSteps.append((t, d))
+                steps.append((t, steps.count, d))
             case .end:
                 break
             }
         }
-        agenda.sort { ($0.at, $0.seq) < ($1.at, $1.seq) }
+        agenda = Agenda(edges) { ($0.at, $0.seq) < ($1.at, $1.seq) }
+        clockSteps = Agenda(steps) { ($0.at, $0.seq) < ($1.at, $1.seq) }
     }
 
     /// Run the whole script.
