@@ -55,11 +55,12 @@ public final class InteractiveSimulator {
         let core = Appliance(settings: config.settings, switchPosition: config.switchPosition, at: start)
         let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: display, sounder: sounder,
                                      leds: leds.mapValues { $0 as any DigitalOutput }, log: log)
-        var traceFile: FileHandle? = nil
-        if let tracePath {
-            _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
-            traceFile = FileHandle(forWritingAtPath: tracePath)
-            driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds) { traceFile?.write(Data(($0 + "\n").utf8)) }
+        let traceFile = try tracePath.map { try TraceSink(path: $0) }
+        if let traceFile {
+            driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds) {
+                traceFile.write($0)
+                traceFile.flush()
+            }
         }
         panel.connect { driver.edge($0) }
 

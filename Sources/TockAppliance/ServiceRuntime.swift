@@ -83,7 +83,7 @@ public final class ServiceRuntime {
             MqttBridge(config: $0, client: try MqttClient(config: $0, reactor: reactor, log: log, now: { [clock] in clock.now().monotonic }),
                        driver: driver, service: service, log: log, clock: { [clock] in clock.now() })
         }
-        let timingSink = try options.timingLogPath.map { try TraceSink(path: $0) }
+        let timingSink = try options.timingLogPath.map { try TraceSink(path: $0, what: "the timing log") }
         let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
         driver.onCommands = { [clock] commands in
             control?.publish(commands)
@@ -224,26 +224,5 @@ extension ServiceRuntime {
         applied.hardware = running.hardware
         applied.leds = running.leds
         return applied
-    }
-}
-
-/// A trace written as the service runs (line-buffered into a file).
-final class TraceSink {
-    private let handle: FileHandle
-    private var buffer = ""
-
-    init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-            throw HardwareError(.io, "cannot write the trace to \(path)")
-        }
-        handle = h
-    }
-
-    func write(_ line: String) { buffer += line + "\n" }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer.utf8))
-        buffer = ""
     }
 }

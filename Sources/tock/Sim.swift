@@ -47,7 +47,7 @@ struct Sim: ParsableCommand {
         } else {
             start = WallTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
         }
-        let out = try TraceFile(path: trace ?? "-")
+        let out = try TraceSink(path: trace ?? "-")
         let sim = ScriptedSimulation(config: cfg, script: parsed, epoch: start, trace: out.write)
         sim.run()
         try out.close()
@@ -63,41 +63,5 @@ func loadConfig(_ path: String?) throws -> ApplianceConfig {
     } catch let e as ConfigError {
         FileHandle.standardError.write(Data((e.description + "\n").utf8))
         throw ExitCode(2)
-    }
-}
-
-/// A trace destination: a file, or standard output for "-".
-final class TraceFile {
-    private let handle: FileHandle
-    private var buffer = ""
-    private let ownsHandle: Bool
-
-    init(path: String) throws {
-        if path == "-" {
-            handle = .standardOutput
-            ownsHandle = false
-        } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw ValidationError("cannot write the trace to \(path)")
-            }
-            handle = h
-            ownsHandle = true
-        }
-    }
-
-    func write(_ line: String) {
-        buffer += line
-        buffer += "\n"
-        if buffer.utf8.count > 1 << 16 { flush() }
-    }
-
-    func flush() {
-        handle.write(Data(buffer.utf8))
-        buffer = ""
-    }
-
-    func close() throws {
-        flush()
-        if ownsHandle { try handle.close() }
     }
 }
