@@ -41,7 +41,13 @@ public final class OutputFile {
             // controlling terminal.
             fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_NOCTTY, mode: 0o644)
         } catch {
-            throw FileError(path, error == .isDirectory ? .kind(.directory) : .system(error), accepted: Self.accepted)
+            // open(2): EISDIR for a directory, ENXIO for a socket; say which.
+            let kind: FileKind? = switch error {
+            case .isDirectory: .directory
+            case .noSuchAddressOrDevice: try? Syscall.kind(ofPath: path, followingLinks: true)
+            default: nil
+            }
+            throw FileError(path, kind.map { .kind($0) } ?? .system(error), accepted: Self.accepted)
         }
         do throws(FileError) {
             let kind: FileKind

@@ -43,10 +43,12 @@ extension Syscall {
     }
 
     /// `fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW)`, lstat(2): what
-    /// `path` itself is (a symbolic link is not followed).
-    static func kind(ofPath path: String) throws(Errno) -> FileKind {
+    /// `path` itself is (a symbolic link is not followed); with
+    /// `followingLinks`, stat(2): what it leads to.
+    static func kind(ofPath path: String, followingLinks: Bool = false) throws(Errno) -> FileKind {
         var st = stat()
-        _ = try check(retryOnInterrupt: false) { fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) }
+        let flags = followingLinks ? 0 : AT_SYMLINK_NOFOLLOW
+        _ = try check(retryOnInterrupt: false) { fstatat(AT_FDCWD, path, &st, flags) }
         return FileKind(mode: st.st_mode)
     }
 
