@@ -47,14 +47,28 @@ public final class UnixConnection {
 
     init(descriptor: FileDescriptor) { self.descriptor = descriptor }
 
-    /// Connect to a listening socket (blocking: for the command-line client).
-    public static func connect(to path: String) throws(Errno) -> UnixConnection {
+    /// Connect to a listening socket (blocking: for the command-line
+    /// client). With a `timeout`, the connect waits at most that long for
+    /// room in a busy listener's backlog and every later write as long for
+    /// room in the peer's buffer; either fails with `EAGAIN` after it.
+    public static func connect(to path: String, timeout: Duration? = nil) throws(Errno) -> UnixConnection {
         let fd = try Syscall.unixSocket(CInt(SOCK_STREAM.rawValue))
-        do throws(Errno) { try Syscall.connect(fd, to: path) } catch {
+        do throws(Errno) {
+            if let timeout { try Syscall.setSendTimeout(fd, milliseconds: max(1, Int(timeout.nanoseconds / 1_000_000))) }
+            try Syscall.connect(fd, to: path)
+        } catch {
             Syscall.close(fd)
             throw error
         }
         return UnixConnection(descriptor: fd)
+    }
+
+    /// Wait until input (or end of stream) is pending, at most
+    /// `milliseconds` (nil: as long as it takes). False when the time ran
+    /// out, or a signal cut the wait short: the caller checks its deadline.
+    public func waitForInput(milliseconds: Int?) throws(Errno) -> Bool {
+        let timeout = milliseconds.map { CInt(clamping: max(0, $0)) } ?? -1
+        return try Syscall.waitReadable(descriptor, timeoutMilliseconds: timeout)
     }
 
     /// What is pending, without blocking on a non-blocking socket: nil when
@@ -73,13 +87,16 @@ public final class UnixConnection {
     }
 
     /// Blocking write of everything (for the command-line client).
+    /// `EAGAIN` (the send timeout of `connect(to:timeout:)` ran out: the
+    /// peer does not read) is thrown, not retried.
     public func writeAll(_ bytes: [UInt8]) throws(Errno) {
         var sent = 0
         while sent < bytes.count {
             let r = bytes.withUnsafeBytes { raw in
                 Result { () throws(Errno) in try Syscall.write(descriptor, UnsafeRawBufferPointer(rebasing: raw[sent...])) }
             }
-            sent += try r.get() ?? 0
+            guard let n = try r.get() else { throw Errno.wouldBlock }
+            sent += n
         }
     }
 
