@@ -17,7 +17,8 @@ public final class ServiceRuntime {
         public var timingLogPath: String?
         public var statePath: String?
         public var controlPath: String?
-        /// How long a half-sent control request may wait before it is dropped.
+        /// How long a control connection may stay silent, or a request
+        /// half-sent, before it is dropped (watchers excepted).
         public var controlIdleLimit: Duration = .seconds(5)
         public var chips = "/dev"
         public init() {}

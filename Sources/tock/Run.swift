@@ -30,7 +30,7 @@ struct Run: ParsableCommand {
     @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).")
     var socket: String?
 
-    @Option(help: "Drop a control connection whose request stays unfinished this long.")
+    @Option(help: "Close a control connection that stays silent, or leaves a request unfinished, this long (watchers excepted).")
     var controlTimeout: String = "5s"
 
     @Flag(help: "Log every input edge with its kernel timestamp, and every output change.")
@@ -63,6 +63,7 @@ struct Run: ParsableCommand {
         do { options.controlIdleLimit = try DurationText.parse(controlTimeout) } catch {
             throw ValidationError("--control-timeout: \(error.description)")
         }
+        guard options.controlIdleLimit >= .milliseconds(1) else { throw ValidationError("--control-timeout: at least 1ms") }
         options.controlPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
         options.statePath = state ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]

@@ -25,10 +25,10 @@ import Testing
         private(set) var stderr = ""
         private let log = Pipe()
 
-        func start(_ extra: [String] = []) throws {
+        func start(_ extra: [String] = [], controlTimeout: String = "300ms") throws {
             process.executableURL = URL(fileURLWithPath: ServiceProcessTests.binary)
             process.arguments = ["run", "--backend", "mock", "--config", dir + "/config.yaml", "--state", state,
-                                 "--socket", socket, "--control-timeout", "300ms"] + extra
+                                 "--socket", socket, "--control-timeout", controlTimeout] + extra
             process.standardError = log
             try process.run()
             // Ready when it says so (its log line follows READY=1); the
@@ -69,7 +69,9 @@ import Testing
 
         deinit { close(fd) }
 
-        func send(_ text: String) { _ = text.withCString { write(fd, $0, strlen($0)) } }
+        /// MSG_NOSIGNAL: a connection the service has closed is an error
+        /// here, not a SIGPIPE that ends the whole test run.
+        func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
 
         /// One reply line, or nil at end of stream / timeout.
         func line() -> String? {
@@ -115,8 +117,9 @@ import Testing
         #expect(slow.line()?.contains("not finished") == true)
         #expect(slow.line() == nil)
 
-        // Through all of it the count ran on.
-        let s = c.request(#"{"cmd":"status"}"#)
+        // Through all of it the count ran on. (`c` has been idle longer
+        // than the limit meanwhile, and closed: a new connection asks.)
+        let s = try Client(svc.socket).request(#"{"cmd":"status"}"#)
         #expect(s["state"] as? String == "running")
         #expect((s["elapsed_ms"] as? Int ?? 0) >= 300)
     }
@@ -132,7 +135,7 @@ import Testing
         _ = c.request(#"{"cmd":"start"}"#)
         // Let it count to its first display flip (about a second).
         while let l = watcher.line(), !l.contains("00:09") {}
-        let before = c.request(#"{"cmd":"status"}"#)
+        let before = try Client(svc.socket).request(#"{"cmd":"status"}"#)
         let t0 = Date()
         svc.kill(SIGKILL)
 
