@@ -35,12 +35,16 @@ final class ControlServer {
     /// its deadline).
     var onActivity: (() -> Void)?
 
-    init(path: String, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
+    /// Bind the socket at `path`; separate from `init` so that the runtime
+    /// can claim the path before it opens any hardware.
+    static func listen(path: String) throws(ControlSocketError) -> UnixListener {
+        do { return try UnixListener(path: path) } catch { throw ControlSocketError(path: path, errno: error) }
+    }
+
+    init(listener: UnixListener, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
          now: @escaping () -> Instant) throws {
         slots = ControlSlots(capacity: Self.maxConnections, idleLimit: idleLimit)
-        do { listener = try UnixListener(path: path) } catch {
-            throw ControlSocketError(path: path, errno: error)
-        }
+        self.listener = listener
         self.reactor = reactor
         self.service = service
         self.log = log
@@ -165,6 +169,8 @@ struct ControlSocketError: Error, CustomStringConvertible {
         switch errno {
         case .noSuchFileOrDirectory: "control socket \(path): the directory does not exist (under systemd, RuntimeDirectory=tock creates /run/tock)"
         case .permissionDenied: "control socket \(path): permission denied; run as the tock user or pick --socket in a writable directory"
+        case .notSocket: "control socket \(path) exists and is not a socket; it is left alone: move it away or pick another --socket"
+        case .addressInUse: "control socket \(path) is in use: something accepts connections on it (another tock run? tock status --socket \(path)); stop it first or pick another --socket"
         default: "control socket \(path): \(errno)"
         }
     }

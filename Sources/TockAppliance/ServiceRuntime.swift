@@ -44,6 +44,11 @@ public final class ServiceRuntime {
         if let s = config.scheduling {
             do { try s.apply() } catch { log.warning("\(error)") }
         }
+        // Claimed before any hardware is opened: a second instance refused
+        // here has not touched the first one's lines, display or buzzer.
+        let lock = try options.statePath.map { try StateLock.take(statePath: $0) }
+        defer { lock?.release() }
+        let listener = try options.controlPath.map { try ControlServer.listen(path: $0) }
         let reactor = try Reactor()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let hardware: Hardware
@@ -69,8 +74,8 @@ public final class ServiceRuntime {
         driver.onWake = { [unowned self] m, w in wake = (m, w) }
         hardware.panel?.connect { driver.edge($0) }
         let service = ControlService(driver: driver, now: { [clock] in clock.now().monotonic })
-        let control = try options.controlPath.map {
-            try ControlServer(path: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
+        let control = try listener.map {
+            try ControlServer(listener: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
                               now: { [clock] in clock.now().monotonic })
         }
         let mqtt = try config.mqtt.map {

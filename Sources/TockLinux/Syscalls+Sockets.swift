@@ -113,6 +113,20 @@ extension Syscall {
         }
     }
 
+    /// `lstat(path)`, stat(2): the type bits (`st_mode & S_IFMT`) of `path`
+    /// itself, never of what a symbolic link points to; nil when nothing
+    /// is there. Before a socket path is taken over, this says whether it
+    /// holds a socket at all.
+    static func fileType(_ path: String) throws(Errno) -> mode_t? {
+        var st = stat()
+        do {
+            _ = try check(retryOnInterrupt: false) { lstat(path, &st) }
+        } catch where error == .noSuchFileOrDirectory {
+            return nil
+        }
+        return st.st_mode & S_IFMT
+    }
+
     /// `fcntl(fd, F_SETFL, flags | O_NONBLOCK)`, fcntl(2).
     static func setNonBlocking(_ fd: FileDescriptor) throws(Errno) {
         let flags = try check(retryOnInterrupt: false) { fcntl(fd.rawValue, F_GETFL) }

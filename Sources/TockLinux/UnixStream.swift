@@ -8,13 +8,20 @@ public final class UnixListener {
     public let descriptor: FileDescriptor
     private var closed = false
 
-    /// Bind at `path` (a stale socket file from a crash is replaced) with
-    /// the given permissions.
+    /// Bind at `path` with the given permissions. Only ever replaces a
+    /// socket, and only a stale one (left by a process that died: connect(2)
+    /// is refused). A live socket, one something still accepts on, is
+    /// `EADDRINUSE`; a path that holds anything but a socket is `ENOTSOCK`:
+    /// neither is touched, whoever made them.
     public init(path: String, mode: mode_t = 0o660, backlog: CInt = 8) throws(Errno) {
         self.path = path
+        if let type = try Syscall.fileType(path) {
+            guard type == S_IFSOCK else { throw Errno.notSocket }
+            guard !Self.isLive(path) else { throw Errno.addressInUse }
+            do { try Syscall.unlink(path) } catch where error == .noSuchFileOrDirectory {}
+        }
         let fd = try Syscall.unixSocket(CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue))
         do throws(Errno) {
-            try? Syscall.unlink(path)
             try Syscall.bind(fd, to: path)
             try Syscall.chmod(path, mode)
             try Syscall.listen(fd, backlog: backlog)
@@ -23,6 +30,22 @@ public final class UnixListener {
             throw error
         }
         descriptor = fd
+    }
+
+    /// Whether something listens on the socket at `path`. A non-blocking
+    /// connect(2) either succeeds or, when the listener's backlog is full
+    /// (say, it is stopped), fails with `EAGAIN`: both are live. Only
+    /// `ECONNREFUSED` (unix(7): no one listens) means stale; anything else
+    /// (`EACCES`: someone else's socket) counts as live and is left alone.
+    static func isLive(_ path: String) -> Bool {
+        guard let fd = try? Syscall.unixSocket(CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue)) else { return true }
+        defer { Syscall.close(fd) }
+        do {
+            try Syscall.connect(fd, to: path)
+            return true
+        } catch {
+            return error != .connectionRefused && error != .noSuchFileOrDirectory
+        }
     }
 
     /// The next pending connection, if any.

@@ -24,10 +24,12 @@ struct Run: ParsableCommand {
     @Option(help: "Write when the loop woke against when it was due, and each input and output, with CLOCK_MONOTONIC nanoseconds (see Benchmarks/).")
     var timingLog: String?
 
-    @Option(help: "State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).")
+    @Option(help: ArgumentHelp("State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).",
+                               discussion: "Locked (flock on <state>.lock, holding the PID) while tock runs: a second tock run on it refuses to start."))
     var state: String?
 
-    @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).")
+    @Option(help: ArgumentHelp("Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).",
+                               discussion: "Only a stale socket at the path is replaced; a live one, or anything else, refuses the start."))
     var socket: String?
 
     @Option(help: "Close a control connection that stays silent, or leaves a request unfinished, this long (watchers excepted).")

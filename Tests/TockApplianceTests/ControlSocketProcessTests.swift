@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// The real `tock run` against clients that hold connections open.
+/// The real `tock run` against clients that hold connections open, and
+/// against a second instance or a foreign file at its paths.
 @Suite(.serialized) struct ControlSocketProcessTests {
     typealias Service = ServiceProcessTests.Service
     typealias Client = ServiceProcessTests.Client
@@ -44,5 +45,37 @@ import Testing
         // A watcher is exempt while it reads: ServiceProcessTests'
         // aKilledServiceContinuesTheCountWhenStartedAgain holds one for
         // over a second against a 300 ms limit.
+    }
+
+    @Test func aFileAtTheSocketPathIsNeverRemoved() throws {
+        let svc = try Service()
+        try "keep me\n".write(toFile: svc.socket, atomically: false, encoding: .utf8)
+        let r = try runTock(["run", "--backend", "mock", "--config", svc.dir + "/config.yaml", "--state", svc.state,
+                             "--socket", svc.socket], limitMilliseconds: 3000)
+        #expect(r.returned && r.status != 0 && !r.signalled, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("\(svc.socket) exists and is not a socket"), "\(r.stderr)")
+        #expect((try? String(contentsOfFile: svc.socket, encoding: .utf8)) == "keep me\n")
+    }
+
+    /// A second instance on the same state file, or on the same socket,
+    /// refuses to start and says who holds it; the first runs on.
+    @Test func aSecondInstanceIsRefusedAndTheFirstKeepsAnswering() throws {
+        let first = try Service()
+        try first.start()
+        defer { first.kill(SIGTERM) }
+        let pid = first.process.processIdentifier
+        let config = first.dir + "/config.yaml"
+
+        let sameState = try runTock(["run", "--backend", "mock", "--config", config, "--state", first.state,
+                                     "--socket", first.socket], limitMilliseconds: 3000)
+        #expect(sameState.returned && sameState.status != 0, "\(sameState.status) \(sameState.stderr)")
+        #expect(sameState.stderr.contains("\(first.state) is in use by another tock (pid \(pid))"), "\(sameState.stderr)")
+        #expect(try Client(first.socket).request(#"{"cmd":"status"}"#)["state"] as? String == "ready")
+
+        let sameSocket = try runTock(["run", "--backend", "mock", "--config", config, "--state", first.dir + "/other.json",
+                                      "--socket", first.socket], limitMilliseconds: 3000)
+        #expect(sameSocket.returned && sameSocket.status != 0, "\(sameSocket.status) \(sameSocket.stderr)")
+        #expect(sameSocket.stderr.contains("\(first.socket) is in use"), "\(sameSocket.stderr)")
+        #expect(try Client(first.socket).request(#"{"cmd":"status"}"#)["state"] as? String == "ready")
     }
 }
