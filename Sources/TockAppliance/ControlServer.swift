@@ -99,6 +99,7 @@ final class ControlServer {
             let fd = connection.descriptor.rawValue
             let client = Client(connection)
             if let evicted = slots.admit(fd, at: now()), let old = clients[evicted] {
+                log.notice("control socket: \(Self.maxConnections) connections open; closed the one idle longest to let a new one in")
                 reply(old, ["ok": false, "error": "closed to make room for a new connection (\(Self.maxConnections) at most; this one was idle longest)"])
                 drop(evicted)
             }
