@@ -7,19 +7,20 @@ import TockLinux
 /// The local control socket: newline-delimited JSON requests and replies,
 /// served from the reactor's one thread. A client can never block or
 /// disturb the timer: reads and writes never wait, a request line is
-/// bounded, a half-sent request is dropped after `idleLimit`, a watcher
-/// that stops reading is disconnected, and connections are capped.
+/// bounded, every phase of a connection is bounded in time, a watcher
+/// that stops reading is disconnected, and when all slots are taken the
+/// connection idle longest makes room for a new one (`ControlSlots`), so
+/// the command line can always get in.
 final class ControlServer {
     static let maxConnections = 16
-    /// How long a request may stay half-sent before the connection is dropped.
-    let idleLimit: Duration
+    /// How long a connection may stay silent, or a request half-sent,
+    /// before the connection is dropped (watchers excepted).
+    var idleLimit: Duration { slots.idleLimit }
 
     private final class Client {
         let connection: UnixConnection
         var buffer: [UInt8] = []
-        var since: Instant
-        var watching = false
-        init(_ c: UnixConnection, at t: Instant) { connection = c; since = t }
+        init(_ c: UnixConnection) { connection = c }
     }
 
     private let listener: UnixListener
@@ -28,17 +29,22 @@ final class ControlServer {
     private let log: Logger
     private let now: () -> Instant
     private var clients: [CInt: Client] = [:]
+    private var slots: ControlSlots
     /// Called after the server has done anything (the runtime re-arms its
-    /// timer: a request may have started a count, a half-sent one needs
+    /// timer: a request may have started a count, a new connection needs
     /// its deadline).
     var onActivity: (() -> Void)?
 
-    init(path: String, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
+    /// Bind the socket at `path`; separate from `init` so that the runtime
+    /// can claim the path before it opens any hardware.
+    static func listen(path: String) throws(ControlSocketError) -> UnixListener {
+        do { return try UnixListener(path: path) } catch { throw ControlSocketError(path: path, errno: error) }
+    }
+
+    init(listener: UnixListener, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
          now: @escaping () -> Instant) throws {
-        self.idleLimit = idleLimit
-        do { listener = try UnixListener(path: path) } catch {
-            throw ControlSocketError(path: path, errno: error)
-        }
+        slots = ControlSlots(capacity: Self.maxConnections, idleLimit: idleLimit)
+        self.listener = listener
         self.reactor = reactor
         self.service = service
         self.log = log
@@ -49,23 +55,24 @@ final class ControlServer {
         }
     }
 
-    /// When a half-sent request must be dropped.
-    var deadline: Instant? {
-        clients.values.filter { !$0.buffer.isEmpty }.map { $0.since + idleLimit }.min()
-    }
+    /// When the next connection runs out of time.
+    var deadline: Instant? { slots.deadline }
 
-    /// Drop clients whose request has been incomplete for too long.
+    /// Drop connections that stayed silent, or left a request unfinished,
+    /// for too long.
     func expire() {
-        let t = now()
-        for (fd, c) in clients where !c.buffer.isEmpty && c.since + idleLimit <= t {
-            reply(c, ["ok": false, "error": "request not finished within \(DurationText.format(idleLimit))"])
+        let limit = DurationText.format(idleLimit)
+        for (fd, why) in slots.expire(at: now()) {
+            guard let c = clients[fd] else { continue }
+            reply(c, ["ok": false, "error": why == .unfinished ? "request not finished within \(limit)" : "no request within \(limit); closed"])
             drop(fd)
         }
     }
 
     /// Tell watchers what changed.
     func publish(_ commands: [Appliance.Command]) {
-        guard clients.values.contains(where: \.watching) else { return }
+        let watchers = slots.slots.filter { $0.value.phase == .watching }.map(\.key).sorted()
+        guard !watchers.isEmpty else { return }
         var event: [String: Any] = [:]
         for c in commands {
             switch c {
@@ -76,8 +83,8 @@ final class ControlServer {
             }
         }
         guard !event.isEmpty else { return }
-        for (fd, c) in clients where c.watching {
-            if !reply(c, event) { drop(fd) }
+        for fd in watchers {
+            if let c = clients[fd], !reply(c, event) { drop(fd) }
         }
     }
 
@@ -89,13 +96,13 @@ final class ControlServer {
 
     private func acceptAll() {
         while let connection = try? listener.accept() {
-            let client = Client(connection, at: now())
-            guard clients.count < Self.maxConnections else {
-                reply(client, ["ok": false, "error": "too many connections"])
-                connection.close()
-                continue
-            }
             let fd = connection.descriptor.rawValue
+            let client = Client(connection)
+            if let evicted = slots.admit(fd, at: now()), let old = clients[evicted] {
+                log.notice("control socket: \(Self.maxConnections) connections open; closed the one idle longest to let a new one in")
+                reply(old, ["ok": false, "error": "closed to make room for a new connection (\(Self.maxConnections) at most; this one was idle longest)"])
+                drop(evicted)
+            }
             clients[fd] = client
             do {
                 try reactor.watch(fd) { [unowned self] in
@@ -103,7 +110,7 @@ final class ControlServer {
                     onActivity?()
                 }
             } catch {
-                clients[fd] = nil
+                drop(fd)
             }
         }
     }
@@ -114,14 +121,13 @@ final class ControlServer {
         do { chunk = try c.connection.read() } catch { drop(fd); return }
         guard let chunk else { return }
         guard !chunk.isEmpty else { drop(fd); return }  // the client closed
-        if c.buffer.isEmpty { c.since = now() }
         c.buffer += chunk
         while let nl = c.buffer.firstIndex(of: 0x0A) {
             let line = Array(c.buffer[..<nl])
             c.buffer.removeSubrange(...nl)
-            c.since = now()
-            guard handle(line, c) else { drop(fd); return }
+            guard handle(line, fd, c) else { drop(fd); return }
         }
+        if !c.buffer.isEmpty { slots.requestBegan(fd, at: now()) }
         if c.buffer.count > ControlRequest.maxLine {
             reply(c, ["ok": false, "error": "request longer than \(ControlRequest.maxLine) bytes"])
             drop(fd)
@@ -129,12 +135,13 @@ final class ControlServer {
     }
 
     /// Carry out one request; false when the connection should close.
-    private func handle(_ line: [UInt8], _ c: Client) -> Bool {
+    private func handle(_ line: [UInt8], _ fd: CInt, _ c: Client) -> Bool {
         let request: ControlRequest
         do { request = try ControlRequest.parse(line) } catch {
+            slots.answered(fd, watch: false, at: now())
             return reply(c, ["ok": false, "error": error.description])
         }
-        if request == .watch { c.watching = true }
+        slots.answered(fd, watch: request == .watch, at: now())
         return reply(c, service.reply(to: request))
     }
 
@@ -147,6 +154,7 @@ final class ControlServer {
     }
 
     private func drop(_ fd: CInt) {
+        slots.remove(fd)
         guard let c = clients.removeValue(forKey: fd) else { return }
         try? reactor.unwatch(fd)
         c.connection.close()
@@ -162,6 +170,8 @@ struct ControlSocketError: Error, CustomStringConvertible {
         switch errno {
         case .noSuchFileOrDirectory: "control socket \(path): the directory does not exist (under systemd, RuntimeDirectory=tock creates /run/tock)"
         case .permissionDenied: "control socket \(path): permission denied; run as the tock user or pick --socket in a writable directory"
+        case .notSocket: "control socket \(path) exists and is not a socket; it is left alone: move it away or pick another --socket"
+        case .addressInUse: "control socket \(path) is in use: something accepts connections on it (another tock run? tock status --socket \(path)); stop it first or pick another --socket"
         default: "control socket \(path): \(errno)"
         }
     }

@@ -17,7 +17,8 @@ public final class ServiceRuntime {
         public var timingLogPath: String?
         public var statePath: String?
         public var controlPath: String?
-        /// How long a half-sent control request may wait before it is dropped.
+        /// How long a control connection may stay silent, or a request
+        /// half-sent, before it is dropped (watchers excepted).
         public var controlIdleLimit: Duration = .seconds(5)
         public var chips = "/dev"
         public init() {}
@@ -43,6 +44,11 @@ public final class ServiceRuntime {
         if let s = config.scheduling {
             do { try s.apply() } catch { log.warning("\(error)") }
         }
+        // Claimed before any hardware is opened: a second instance refused
+        // here has not touched the first one's lines, display or buzzer.
+        let lock = try options.statePath.map { try StateLock.take(statePath: $0) }
+        defer { lock?.release() }
+        let listener = try options.controlPath.map { try ControlServer.listen(path: $0) }
         let reactor = try Reactor()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let hardware: Hardware
@@ -75,8 +81,8 @@ public final class ServiceRuntime {
         hardware.panel?.connect { driver.edge($0) }
         let service = ControlService(driver: driver, now: { [clock] in clock.now().monotonic })
         if let store { service.statusExtras.append { $0["state_writes"] = store.writes } }
-        let control = try options.controlPath.map {
-            try ControlServer(path: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
+        let control = try listener.map {
+            try ControlServer(listener: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
                               now: { [clock] in clock.now().monotonic })
         }
         let mqtt = try config.mqtt.map {

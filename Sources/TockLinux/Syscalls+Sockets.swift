@@ -89,6 +89,44 @@ extension Syscall {
         }
     }
 
+    /// `setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, timeout)`, socket(7): how
+    /// long a blocking write may wait for room, and a blocking connect(2)
+    /// for a place in the listener's backlog (unix(7) uses the send
+    /// timeout there), before failing with `EAGAIN`.
+    static func setSendTimeout(_ fd: FileDescriptor, milliseconds: Int) throws(Errno) {
+        var tv = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+        _ = try check(retryOnInterrupt: false) {
+            setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    /// `poll({fd, POLLIN}, 1, timeout)`, poll(2): whether `fd` has input,
+    /// end of file or an error pending within `timeoutMilliseconds` (-1:
+    /// no limit). `EINTR` answers false rather than being retried with the
+    /// same timeout: the caller computes what is left of its deadline.
+    static func waitReadable(_ fd: FileDescriptor, timeoutMilliseconds: CInt) throws(Errno) -> Bool {
+        var p = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        do {
+            return try check(retryOnInterrupt: false) { poll(&p, 1, timeoutMilliseconds) } > 0
+        } catch where error == .interrupted {
+            return false
+        }
+    }
+
+    /// `lstat(path)`, stat(2): the type bits (`st_mode & S_IFMT`) of `path`
+    /// itself, never of what a symbolic link points to; nil when nothing
+    /// is there. Before a socket path is taken over, this says whether it
+    /// holds a socket at all.
+    static func fileType(_ path: String) throws(Errno) -> mode_t? {
+        var st = stat()
+        do {
+            _ = try check(retryOnInterrupt: false) { lstat(path, &st) }
+        } catch where error == .noSuchFileOrDirectory {
+            return nil
+        }
+        return st.st_mode & S_IFMT
+    }
+
     /// `fcntl(fd, F_SETFL, flags | O_NONBLOCK)`, fcntl(2).
     static func setNonBlocking(_ fd: FileDescriptor) throws(Errno) {
         let flags = try check(retryOnInterrupt: false) { fcntl(fd.rawValue, F_GETFL) }

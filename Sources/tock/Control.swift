@@ -4,11 +4,31 @@ import TockAppliance
 import TockCore
 import TockLinux
 
-/// A refusal or failure to report as `Error: ...` with exit status 1
-/// (ArgumentParser prints usage only for mistakes on the command line).
+/// A refusal or failure to report as `Error: ...` on stderr with its exit
+/// status (ArgumentParser prints usage only for mistakes on the command
+/// line, with status 64).
 struct Failure: Error, CustomStringConvertible {
+    /// The exit statuses of the commands that talk to the service, from
+    /// sysexits.h where one fits; `tock --help` lists them.
+    enum Exit: Int32 {
+        /// The service refused the request (its reason is the message), or
+        /// another failure.
+        case refused = 1
+        /// EX_UNAVAILABLE: no socket, or nothing listening on it.
+        case unreachable = 69
+        /// EX_IOERR: the service closed the connection.
+        case closed = 74
+        /// EX_TEMPFAIL: no complete reply within --timeout.
+        case timedOut = 75
+        /// EX_PROTOCOL: a reply too long or not JSON.
+        case badReply = 76
+        /// EX_NOPERM: not allowed to use the socket.
+        case noPermission = 77
+    }
+
     var description: String
-    init(_ d: String) { description = d }
+    var exit: Exit
+    init(_ d: String, exit: Exit = .refused) { description = d; self.exit = exit }
 }
 
 /// Where the service listens unless told otherwise.
@@ -17,37 +37,37 @@ let defaultSocket = ProcessInfo.processInfo.environment["TOCK_SOCKET"] ?? "/run/
 struct SocketOption: ParsableArguments {
     @Option(help: "The control socket of a running tock (default /run/tock/control.sock, or $TOCK_SOCKET).")
     var socket: String = defaultSocket
+
+    @Option(help: "How long to wait for the service to take a request and reply (watch: to finish a line it began).")
+    var timeout: String = "5s"
+
+    var timeoutDuration: Duration { (try? DurationText.parse(timeout)) ?? .seconds(5) }
+
+    func validate() throws {
+        let d: Duration
+        do { d = try DurationText.parse(timeout) } catch { throw ValidationError("--timeout: \(error.description)") }
+        guard d >= .milliseconds(1) else { throw ValidationError("--timeout: at least 1ms") }
+    }
 }
 
-/// Send one request and return the reply line (or every line, for watch).
-func send(_ request: ControlRequest, socket: String, each: ((String) -> Bool)? = nil) throws -> String {
-    let c: UnixConnection
-    do { c = try UnixConnection.connect(to: socket) } catch {
-        let hint = error == .noSuchFileOrDirectory ? "is the service running? (systemctl status tock)"
-            : error == .permissionDenied ? "add yourself to the tock group (sudo usermod -aG tock $USER) and log in again"
-            : "\(error)"
-        throw Failure("cannot reach tock at \(socket): \(hint)")
+/// Send one request and return the reply line (or every line, for watch:
+/// `each` is called with each line until it returns false; after the
+/// first, lines are events and may be as far apart as they like).
+func send(_ request: ControlRequest, socket: SocketOption, each: ((String) throws -> Bool)? = nil) throws -> String {
+    let client = try ControlClient(socket: socket.socket, timeout: socket.timeoutDuration)
+    try client.send(request)
+    var line = try client.line()
+    guard let each else { return line }
+    while try each(line) {
+        line = try client.line(patient: true)
     }
-    defer { c.close() }
-    try c.writeAll(Array((request.line + "\n").utf8))
-    var pending: [UInt8] = []
-    while true {
-        guard let chunk = try c.read(), !chunk.isEmpty else { break }
-        pending += chunk
-        while let nl = pending.firstIndex(of: 0x0A) {
-            let line = String(decoding: pending[..<nl], as: UTF8.self)
-            pending.removeSubrange(...nl)
-            guard let each else { return line }
-            if !each(line) { return line }
-        }
-    }
-    throw Failure("tock closed the connection without a reply")
+    return line
 }
 
 /// Print a reply: the JSON itself, or a line for a person.
 func show(_ line: String, json: Bool) throws {
     guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-        throw Failure("unreadable reply: \(line)")
+        throw Failure("unreadable reply: \(line)", exit: .badReply)
     }
     if json { print(line); return }
     if obj["ok"] as? Bool == false {
@@ -70,25 +90,25 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the running appliance's state.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON reply.") var json = false
-    func run() throws { try show(try send(.status, socket: socket.socket), json: json) }
+    func run() throws { try show(try send(.status, socket: socket), json: json) }
 }
 
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Press Start.")
     @OptionGroup var socket: SocketOption
-    func run() throws { try show(try send(.start, socket: socket.socket), json: false) }
+    func run() throws { try show(try send(.start, socket: socket), json: false) }
 }
 
 struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Press Stop.")
     @OptionGroup var socket: SocketOption
-    func run() throws { try show(try send(.stop, socket: socket.socket), json: false) }
+    func run() throws { try show(try send(.stop, socket: socket), json: false) }
 }
 
 struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Press Reset.")
     @OptionGroup var socket: SocketOption
-    func run() throws { try show(try send(.reset, socket: socket.socket), json: false) }
+    func run() throws { try show(try send(.reset, socket: socket), json: false) }
 }
 
 struct SetPreset: ParsableCommand {
@@ -98,7 +118,7 @@ struct SetPreset: ParsableCommand {
     func run() throws {
         let d: Duration
         do { d = try DurationText.parse(duration) } catch { throw ValidationError(error.description) }
-        try show(try send(.set(d), socket: socket.socket), json: false)
+        try show(try send(.set(d), socket: socket), json: false)
     }
 }
 
@@ -109,7 +129,7 @@ struct Mode: ParsableCommand {
     func validate() throws {
         guard ControlRequest.modes.contains(mode) else { throw ValidationError("mode is one of \(ControlRequest.modes.joined(separator: ", "))") }
     }
-    func run() throws { try show(try send(.mode(mode), socket: socket.socket), json: false) }
+    func run() throws { try show(try send(.mode(mode), socket: socket), json: false) }
 }
 
 struct Watch: ParsableCommand {
@@ -117,14 +137,18 @@ struct Watch: ParsableCommand {
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON lines.") var json = false
     func run() throws {
-        _ = try send(.watch, socket: socket.socket) { line in
-            // Written straight through: a watcher piped into another program
-            // sees each change as it happens.
+        _ = try send(.watch, socket: socket) { line in
+            let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            // The service closes a watcher only to make room, and says so.
+            if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
             var text = line
-            if !json, let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+            if !json, let o {
                 text = o.keys.sorted().filter { $0 != "ok" }.map { "\($0)=\(o[$0]!)" }.joined(separator: " ")
             }
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            // Written straight through: a watcher piped into another program
+            // sees each change as it happens. A reader that went away
+            // (tock watch | head -3) ends the watch quietly.
+            do { try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8)) } catch { return false }
             return true
         }
     }
@@ -136,9 +160,9 @@ struct AlarmCommand: ParsableCommand {
         subcommands: [List.self, Add.self, Remove.self, On.self, Off.self, SkipNext.self], defaultSubcommand: List.self)
 
     /// Send an alarm request and print the list it returns.
-    static func run(_ op: ControlRequest.AlarmOp, socket: String, json: Bool = false) throws {
+    static func run(_ op: ControlRequest.AlarmOp, socket: SocketOption, json: Bool = false) throws {
         let line = try send(.alarm(op), socket: socket)
-        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw Failure("unreadable reply: \(line)") }
+        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw Failure("unreadable reply: \(line)", exit: .badReply) }
         if json { print(line); return }
         if obj["ok"] as? Bool == false { throw Failure(obj["error"] as? String ?? "refused") }
         let alarms = obj["alarms"] as? [[String: Any]] ?? []
@@ -151,7 +175,7 @@ struct AlarmCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the alarms, numbered, with their next time.")
         @OptionGroup var socket: SocketOption
         @Flag(help: "Print the raw JSON reply.") var json = false
-        func run() throws { try AlarmCommand.run(.list, socket: socket.socket, json: json) }
+        func run() throws { try AlarmCommand.run(.list, socket: socket, json: json) }
     }
 
     struct Add: ParsableCommand {
@@ -166,7 +190,7 @@ struct AlarmCommand: ParsableCommand {
                 a = DailyAlarm(minute: try DailyAlarm.parseTime(at), label: label)
                 if !days.isEmpty { a.days = try DailyAlarm.parseDays(days) }
             } catch { throw ValidationError(error.description) }
-            try AlarmCommand.run(.add(a), socket: socket.socket)
+            try AlarmCommand.run(.add(a), socket: socket)
         }
     }
 
@@ -174,27 +198,27 @@ struct AlarmCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove alarm N.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
-        func run() throws { try AlarmCommand.run(.remove(n), socket: socket.socket) }
+        func run() throws { try AlarmCommand.run(.remove(n), socket: socket) }
     }
 
     struct On: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Switch alarm N on.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
-        func run() throws { try AlarmCommand.run(.on(n), socket: socket.socket) }
+        func run() throws { try AlarmCommand.run(.on(n), socket: socket) }
     }
 
     struct Off: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Switch alarm N off.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
-        func run() throws { try AlarmCommand.run(.off(n), socket: socket.socket) }
+        func run() throws { try AlarmCommand.run(.off(n), socket: socket) }
     }
 
     struct SkipNext: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "skip-next", abstract: "Skip alarm N's next time only.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
-        func run() throws { try AlarmCommand.run(.skipNext(n), socket: socket.socket) }
+        func run() throws { try AlarmCommand.run(.skipNext(n), socket: socket) }
     }
 }

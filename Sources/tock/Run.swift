@@ -24,13 +24,15 @@ struct Run: ParsableCommand {
     @Option(help: "Write when the loop woke against when it was due, and each input and output, with CLOCK_MONOTONIC nanoseconds (see Benchmarks/).")
     var timingLog: String?
 
-    @Option(help: "State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).")
+    @Option(help: ArgumentHelp("State file that survives restarts (default: $STATE_DIRECTORY/state.json under systemd).",
+                               discussion: "Locked (flock on <state>.lock, holding the PID) while tock runs: a second tock run on it refuses to start."))
     var state: String?
 
-    @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).")
+    @Option(help: ArgumentHelp("Control socket path (default: $RUNTIME_DIRECTORY/control.sock under systemd; none otherwise).",
+                               discussion: "Only a stale socket at the path is replaced; a live one, or anything else, refuses the start."))
     var socket: String?
 
-    @Option(help: "Drop a control connection whose request stays unfinished this long.")
+    @Option(help: "Close a control connection that stays silent, or leaves a request unfinished, this long (watchers excepted).")
     var controlTimeout: String = "5s"
 
     @Flag(help: "Log every input edge with its kernel timestamp, and every output change.")
@@ -63,6 +65,7 @@ struct Run: ParsableCommand {
         do { options.controlIdleLimit = try DurationText.parse(controlTimeout) } catch {
             throw ValidationError("--control-timeout: \(error.description)")
         }
+        guard options.controlIdleLimit >= .milliseconds(1) else { throw ValidationError("--control-timeout: at least 1ms") }
         options.controlPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
         options.statePath = state ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]

@@ -1,10 +1,37 @@
 import ArgumentParser
+import Foundation
+import Glibc
 
 @main
 struct Tock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tock",
         abstract: "A count-down / count-up timer, stopwatch, calendar countdown and interval timer for Linux single-board computers.",
+        discussion: """
+            The commands that talk to the service (status, start, stop, reset, set, mode, alarm, watch) wait at most \
+            --timeout (5s) for a reply and take reply lines of at most \(ControlClient.maxLine) bytes; watch waits as \
+            long as it takes for the next event. Their exit status says what went wrong: 0 done; 1 refused by the \
+            service (its reason is printed); 64 a mistake on the command line; 69 the service cannot be reached; \
+            74 the service closed the connection; 75 no complete reply within --timeout; 76 a reply too long or \
+            not JSON; 77 no permission to use the socket.
+            """,
         subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, SetPreset.self, Mode.self, AlarmCommand.self, Watch.self, Sim.self, ConfigCommand.self, Render.self]
     )
+
+    /// ArgumentParser's own `main`, with two additions: SIGPIPE is ignored,
+    /// so that a service closing the connection is an EPIPE reported in
+    /// words rather than a silent death, and a `Failure` exits with its
+    /// own status.
+    static func main() {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as Failure {
+            FileHandle.standardError.write(Data("Error: \(failure.description)\n".utf8))
+            Foundation.exit(failure.exit.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

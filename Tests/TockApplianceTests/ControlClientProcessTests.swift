@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The `tock` command-line client against peers that misbehave: each run
+/// must end, within its `--timeout`, with a message on stderr and its
+/// documented exit status (sysexits.h numbers, see `tock --help`).
+@Suite(.serialized) struct ControlClientProcessTests {
+    @Test func aPeerThatNeverRepliesIsATimeout() throws {
+        let peer = FakePeer { c in FakePeer.holdUntilClosed(c) }
+        let r = try runTock(["status", "--socket", peer.path, "--timeout", "300ms"])
+        #expect(r.returned, "tock status still waiting after 5 s")
+        #expect(r.status == 75 && !r.signalled, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("no reply from \(peer.path) within 300ms"), "\(r.stderr)")
+        print("tock status against a silent peer: exit \(r.status) after \(r.milliseconds) ms")
+    }
+
+    @Test func startAndWatchAgainstASilentPeerEnd() throws {
+        for command in ["start", "watch"] {
+            let peer = FakePeer { c in FakePeer.holdUntilClosed(c) }
+            let r = try runTock([command, "--socket", peer.path, "--timeout", "300ms"])
+            #expect(r.returned && r.status == 75, "tock \(command): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("no reply from \(peer.path) within 300ms"), "\(r.stderr)")
+        }
+    }
+
+    @Test func aReplyWithoutNewlineIsATimeout() throws {
+        let peer = FakePeer { c in
+            FakePeer.readRequest(c)
+            _ = FakePeer.send(c, #"{"ok":true,"state":"ready""#)
+            FakePeer.holdUntilClosed(c)
+        }
+        let r = try runTock(["status", "--socket", peer.path, "--timeout", "300ms"])
+        #expect(r.returned && r.status == 75 && !r.signalled, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("reply from \(peer.path) not finished within 300ms"), "\(r.stderr)")
+    }
+
+    @Test func aPeerStreamingWithoutNewlinesIsRefusedAtTheLimit() throws {
+        let peer = FakePeer { c in
+            FakePeer.readRequest(c)
+            let chunk = String(repeating: "x", count: 4096)
+            while FakePeer.send(c, chunk) {}
+        }
+        let r = try runTock(["status", "--socket", peer.path, "--timeout", "5s"], limitMilliseconds: 10_000)
+        #expect(r.returned && r.status == 76 && !r.signalled, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("reply from \(peer.path) longer than 65536 bytes"), "\(r.stderr)")
+        print("tock status against a peer streaming without newlines: exit \(r.status) after \(r.milliseconds) ms")
+    }
+
+    @Test func aPeerThatClosesIsReportedNotASignal() throws {
+        let peer = FakePeer { _ in }  // accepts and closes at once
+        let r = try runTock(["status", "--socket", peer.path, "--timeout", "1s"])
+        #expect(r.returned && !r.signalled && r.status == 74, "\(r.status) signalled \(r.signalled) \(r.stderr)")
+        #expect(r.stderr.contains("the service closed the connection"), "\(r.stderr)")
+    }
+
+    /// watch waits for events as long as it takes, but a line stalled
+    /// halfway is reported, and so is the service going away.
+    @Test func watchReportsAStalledLineAndAClosedPeer() throws {
+        let stalls = FakePeer { c in
+            FakePeer.readRequest(c)
+            _ = FakePeer.send(c, #"{"ok":true,"state":"ready"}"# + "\n" + #"{"display":"00"#)
+            FakePeer.holdUntilClosed(c)
+        }
+        let r = try runTock(["watch", "--socket", stalls.path, "--timeout", "300ms"])
+        #expect(r.returned && r.status == 75, "\(r.status) \(r.stderr)")
+        #expect(r.stdout.contains("state=ready"), "\(r.stdout)")
+        #expect(r.stderr.contains("not finished within 300ms"), "\(r.stderr)")
+
+        let closes = FakePeer { c in
+            FakePeer.readRequest(c)
+            _ = FakePeer.send(c, #"{"ok":true,"state":"ready"}"# + "\n" + #"{"state":"running"}"# + "\n")
+        }
+        let e = try runTock(["watch", "--socket", closes.path, "--timeout", "300ms"])
+        #expect(e.returned && e.status == 74 && !e.signalled, "\(e.status) \(e.stderr)")
+        #expect(e.stdout.contains("state=running"), "\(e.stdout)")
+        #expect(e.stderr.contains("the service closed the connection"), "\(e.stderr)")
+    }
+
+    /// The real service, stopped with SIGSTOP: the kernel still completes
+    /// the connection (the listen backlog), so only a timeout ends the wait.
+    @Test func aStoppedServiceIsATimeoutNamingSIGSTOP() throws {
+        let svc = try ServiceProcessTests.Service()
+        try svc.start()
+        defer { svc.kill(SIGTERM) }
+        kill(svc.process.processIdentifier, SIGSTOP)
+        let r = try runTock(["status", "--socket", svc.socket, "--timeout", "300ms"])
+        kill(svc.process.processIdentifier, SIGCONT)
+        #expect(r.returned && r.status == 75, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("SIGSTOP"), "\(r.stderr)")
+        let again = try runTock(["status", "--socket", svc.socket])
+        #expect(again.status == 0 && again.stdout.hasPrefix("ready"), "\(again.status) \(again.stdout) \(again.stderr)")
+    }
+
+    @Test func noServiceIsUnreachable() throws {
+        let r = try runTock(["status", "--socket", NSTemporaryDirectory() + "tock-none.sock"])
+        #expect(r.status == 69, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("cannot reach tock at"), "\(r.stderr)")
+    }
+}
