@@ -1,4 +1,6 @@
 // libmosquitto, the Eclipse Mosquitto project's MQTT client library
-// (Debian's libmosquitto-dev), for TockAppliance's MQTT link. Only the
-// non-blocking calls are used: the reactor owns the socket.
+// (Debian's libmosquitto-dev), for TockAppliance's MQTT link. The loop
+// makes only non-blocking calls (the reactor owns the socket); the MQTT 5
+// connect, which blocks, runs on a thread of its own (MqttConnectThread).
 #include <mosquitto.h>
+#include <mqtt_protocol.h>

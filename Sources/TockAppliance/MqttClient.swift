@@ -5,7 +5,9 @@ import TockCore
 import TockLinux
 
 /// One MQTT connection (libmosquitto) driven by the appliance's own reactor:
-/// no thread of its own and no blocking call on the loop. The socket is
+/// no blocking call on the loop (the MQTT 5 connect runs on a thread of its
+/// own, `MqttConnectThread`, and falls back to 3.1.1 for a broker that
+/// speaks only that). The socket is
 /// non-blocking and watched for input, and for output only while
 /// libmosquitto has something queued; keepalive pings and reconnects are
 /// the reactor's deadlines. A lost or refused connection is retried with a
@@ -56,6 +58,10 @@ final class MqttClient {
     /// Retained values waiting for room in flight, oldest first.
     private var waiting: [(topic: String, payload: [UInt8])] = []
     private var inCall = false
+    /// MQTT 5 until a broker says it speaks only 3.1.1.
+    private var protocol5 = true
+    /// An MQTT 5 connect running on its thread: the handle is its until done.
+    private var connectThread: MqttConnectThread?
     /// The broker's name being looked up, and when to ask again.
     private var lookup: HostLookup?
     private var lookupCheckAt: Instant?
@@ -75,7 +81,7 @@ final class MqttClient {
         }
         mosq = m
         mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
         let will = Array("offline".utf8)
         try check(mosquitto_will_set(mosq, "\(config.topicPrefix)/availability", CInt(will.count), will, 1, true), "the last will")
         if let user = config.username {
@@ -118,7 +124,7 @@ final class MqttClient {
             lookupCheckAt = nil
             measure { looked() }
         }
-        if let m = nextMisc, m <= t {
+        if let m = nextMisc, m <= t, connectThread == nil {
             nextMisc = nil
             measure {
                 let rc = mosquitto_loop_misc(mosq)
@@ -148,7 +154,7 @@ final class MqttClient {
     /// Say `offline` and close (a clean stop; the broker sends the will
     /// only when the connection is lost).
     func close() {
-        if link == .connected {
+        if link == .connected, connectThread == nil {
             publish("\(config.topicPrefix)/availability", Array("offline".utf8))
             _ = mosquitto_loop_write(mosq, 1)
             mosquitto_disconnect(mosq)
@@ -196,19 +202,48 @@ final class MqttClient {
             // certificate against it (and looks it up again: the resolver has
             // just answered). Without, the address found.
             let host = config.tls != nil ? config.host : ip
-            let rc = mosquitto_connect_async(mosq, host, CInt(config.port), CInt(config.keepalive.nanoseconds / 1_000_000_000))
-            if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc)))") }
+            let keepalive = Int(config.keepalive.nanoseconds / 1_000_000_000)
+            do {
+                connectThread = try MqttConnectThread(mosq: mosq, host: host, port: config.port, keepalive: keepalive,
+                                                      maxPacket: protocol5 ? MqttConnectThread.maxPacket : nil, owner: self,
+                                                      reactor: reactor) { [unowned self] rc, error in
+                    connectThread = nil
+                    measure {
+                        if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc, errno: error)))") }
+                    }
+                    onActivity?()
+                }
+            } catch {
+                failed("cannot connect to \(address) (\(error))")
+            }
         }
+    }
+
+    /// A broker that speaks only MQTT 3.1.1 refused the MQTT 5 connect:
+    /// connect again at once with 3.1.1, where a message's size is bounded
+    /// only by the broker's own limit.
+    private func fallBackTo311() {
+        protocol5 = false
+        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        link = .down
+        unwatch()
+        retryAt = now()
+        report("\(address) speaks MQTT 3.1.1, not 5: connecting with 3.1.1, where the broker does not bound the size of what it sends (set max_packet_size in its configuration)",
+               level: .notice)
     }
 
     private var address: String { "\(config.host):\(config.port)" }
 
     private func connected(_ rc: CInt) {
         guard rc == 0 else {
-            // CONNACK refusal codes, MQTT 3.1.1 section 3.2.2.3.
-            let why = rc == 4 || rc == 5
-                ? "\(address) refused the login (\(rc == 4 ? "bad user name or password" : "not authorised")); check mqtt.username and mqtt.password_file"
-                : "\(address) refused the connection (\(String(cString: mosquitto_connack_string(rc))))"
+            // CONNACK refusal codes: MQTT 3.1.1 section 3.2.2.3 (1-5) and
+            // MQTT 5 section 3.2.2.2 (128 and up). libmosquitto reports a
+            // 3.1.1 broker's refusal of protocol level 5 as 132.
+            let login = [4, 5, Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue)]
+            if protocol5, rc == 1 || rc == MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue { return fallBackTo311() }
+            let why = login.contains(rc)
+                ? "\(address) refused the login (\(rc == 4 || rc == login[2] ? "bad user name or password" : "not authorised")); check mqtt.username and mqtt.password_file"
+                : "\(address) refused the connection (\(String(cString: protocol5 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc))))"
             failed(why)
             return
         }
@@ -292,6 +327,7 @@ final class MqttClient {
     /// Watch the socket libmosquitto has now, for output only while it has
     /// some queued, and keep the keepalive check armed while connected.
     private func sync() {
+        guard connectThread == nil else { return }  // the connect thread has the handle
         let fd = mosquitto_socket(mosq)
         if fd != watched {
             unwatch()
@@ -333,7 +369,7 @@ final class MqttClient {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    static func text(_ rc: CInt) -> String {
+    static func text(_ rc: CInt, errno: CInt = Glibc.errno) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
         if rc == MOSQ_ERR_TLS.rawValue || rc == MOSQ_ERR_TLS_HANDSHAKE.rawValue {
             return "TLS failed: is the broker's certificate signed by mqtt.tls.ca_file, and does it name mqtt.host? "

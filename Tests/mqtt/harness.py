@@ -668,6 +668,47 @@ class SlowProxy:
         self._thread.join(2)
 
 
+class Mqtt311OnlyProxy(SlowProxy):
+    """A broker that speaks only MQTT 3.1.1, as older brokers do: a CONNECT
+    of protocol level 5 gets the 3.1.1 refusal "unacceptable protocol
+    version" (CONNACK return code 1) and a closed connection; any other is
+    passed through to the real broker, without delay."""
+
+    def __init__(self, upstream_host, upstream_port):
+        self.refused_v5 = 0
+        super().__init__(upstream_host, upstream_port, delay=0, chunk=65536)
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                down, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            down.settimeout(5)
+            try:
+                head = down.recv(9)  # fixed header (2 bytes for a short CONNECT), "\0\4MQTT", level
+            except OSError:
+                down.close()
+                continue
+            if len(head) >= 9 and head[0] == 0x10 and head[2:8] == b"\x00\x04MQTT" and head[8] == 5:
+                self.refused_v5 += 1
+                down.sendall(b"\x20\x02\x00\x01")
+                down.close()
+                continue
+            try:
+                up = socket.create_connection(self.upstream, timeout=5)
+                up.sendall(head)
+            except OSError:
+                down.close()
+                continue
+            self.connections += 1
+            self._socks += [down, up]
+            for src, dst, key in ((down, up, "up"), (up, down, "down")):
+                threading.Thread(target=self._pump, args=(src, dst, key), daemon=True).start()
+
+
 # ---------------------------------------------------------------- partition
 
 class Partition:
