@@ -147,10 +147,28 @@ bench-idle-clock:
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
+## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
+## with Debian's Swift (deploy/cross/, docs/arm64.md).
+HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+ifeq ($(ARCH)-$(filter arm64,$(HOST_ARCH)),arm64-)
+deb: deb-arm64
+else
 deb:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) dpkg-dev"
 	$(DEPLOY_BUILD)
 	bash deploy/build-deb.sh .build-release/release/tock .build/deb
+endif
+
+## The arm64 package from this machine: a Debian sid root with Debian's
+## Swift, a Debian 13 arm64 sysroot and a Swift SDK for it, cached in
+## .cache/arm64/ (about 5 minutes the first time).
+.PHONY: deb-arm64
+CROSS_PACKAGES := mmdebstrap dpkg-dev binutils-aarch64-linux-gnu
+ARM64_DEB_BIN := .build-arm64/deb-root/usr/bin/tock
+deb-arm64:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(CROSS_PACKAGES)"
+	$(SUDO) bash deploy/cross/deb.sh .build/deb
+	rm -rf .build-arm64/deb-root && dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
 
 ## Build, then install and start the tock service on this machine (deploy/install.sh).
 install: deps
