@@ -162,13 +162,19 @@ endif
 ## The arm64 package from this machine: a Debian sid root with Debian's
 ## Swift, a Debian 13 arm64 sysroot and a Swift SDK for it, cached in
 ## .cache/arm64/ (about 5 minutes the first time).
-.PHONY: deb-arm64
+.PHONY: deb-arm64 vm-test-arm64
 CROSS_PACKAGES := mmdebstrap dpkg-dev binutils-aarch64-linux-gnu
 ARM64_DEB_BIN := .build-arm64/deb-root/usr/bin/tock
 deb-arm64:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(CROSS_PACKAGES)"
 	$(SUDO) bash deploy/cross/deb.sh .build/deb
 	rm -rf .build-arm64/deb-root && dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
+
+## The GPIO tests of vm-test on an arm64 guest (Debian 13's kernel, gpio-sim
+## built for it) with the arm64 package's binary.
+vm-test-arm64: deb-arm64
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd"
+	VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
 
 ## Build, then install and start the tock service on this machine (deploy/install.sh).
 install: deps
