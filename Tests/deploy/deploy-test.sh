@@ -418,7 +418,7 @@ live_test() {
 mkdir -p "$tmp/live/deploy"
 cp "$deb" "$tmp/live/tock.deb"
 cp "$tock" "$tmp/live/tock"
-cp "$deploy"/* "$tmp/live/deploy/"
+cp -r "$deploy"/* "$tmp/live/deploy/"
 cp "$repo/README.md" "$tmp/live/"   # install.sh takes it from the directory above deploy/
 cat > "$tmp/live/inner.sh" <<'EOF'
 t() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fi; }
