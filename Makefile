@@ -162,7 +162,7 @@ endif
 ## The arm64 package from this machine: a Debian sid root with Debian's
 ## Swift, a Debian 13 arm64 sysroot and a Swift SDK for it, cached in
 ## .cache/arm64/ (about 5 minutes the first time).
-.PHONY: deb-arm64 vm-test-arm64
+.PHONY: deb-arm64 vm-test-arm64 systemd-test-arm64
 CROSS_PACKAGES := mmdebstrap dpkg-dev binutils-aarch64-linux-gnu
 ARM64_DEB_BIN := .build-arm64/deb-root/usr/bin/tock
 deb-arm64:
@@ -174,7 +174,13 @@ deb-arm64:
 ## built for it) with the arm64 package's binary.
 vm-test-arm64: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd"
-	VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
+	$(SUDO) VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
+
+## The arm64 package installed with apt on Debian 13 arm64 under QEMU with
+## systemd, then the two boots of systemd-test (Tests/vm-systemd/).
+systemd-test-arm64: deb-arm64
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils e2fsprogs debootstrap dpkg-dev"
+	$(SUDO) VM_ARCH=arm64 bash Tests/vm-systemd/systemd-test.sh
 
 ## Build, then install and start the tock service on this machine (deploy/install.sh).
 install: deps
