@@ -170,10 +170,11 @@ deb-arm64:
 	$(SUDO) bash deploy/cross/deb.sh .build/deb
 	rm -rf .build-arm64/deb-root && dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
 
-## The GPIO tests of vm-test on an arm64 guest (Debian 13's kernel, gpio-sim
-## built for it) with the arm64 package's binary.
+## lintian on the arm64 package, then the GPIO tests of vm-test on an arm64
+## guest (Debian 13's kernel, gpio-sim built for it) with its binary.
 vm-test-arm64: deb-arm64
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd lintian"
+	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
 	$(SUDO) VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
 
 ## The arm64 package installed with apt on Debian 13 arm64 under QEMU with
@@ -187,9 +188,11 @@ install: deps
 	$(DEPLOY_BUILD)
 	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
 
-## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh).
+## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: deb
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian"
 	bash Tests/deploy/deploy-test.sh
+	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
 
 ## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).
 .PHONY: systemd-test
