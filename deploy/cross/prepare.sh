@@ -80,7 +80,10 @@ fake_dpkg_db() {
   done
 }
 
+sysroot_checked=
 prepare_sysroot() {
+  [ -z "$sysroot_checked" ] || return 0
+  sysroot_checked=1
   local key="$TARGET_SUITE $SYSROOT_PACKAGES"
   if [ -e "$SYSROOT/.done" ] && [ "$(cat "$SYSROOT/.done")" = "$key" ]; then
     say "sysroot: cached ($SYSROOT)"; return 0
