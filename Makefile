@@ -28,7 +28,8 @@ demo-sim: build
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
 ## deployment files and package, the real-kernel GPIO tests under QEMU, and
-## the package installed and booted under systemd in QEMU.
+## the package installed and booted under systemd in QEMU; then the same two
+## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -39,6 +40,8 @@ test: deps
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
 	$(MAKE) --no-print-directory systemd-test
+	$(MAKE) --no-print-directory vm-test-arm64
+	$(MAKE) --no-print-directory systemd-test-arm64
 
 build: deps
 	$(SWIFT) build --product tock
