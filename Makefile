@@ -171,7 +171,7 @@ ARM64_DEB_BIN := .build-arm64/deb-root/usr/bin/tock
 deb-arm64:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(CROSS_PACKAGES)"
 	$(SUDO) bash deploy/cross/deb.sh .build/deb
-	rm -rf .build-arm64/deb-root && dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
+	$(SUDO) rm -rf .build-arm64/deb-root && $(SUDO) dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
 
 ## lintian on the arm64 package, then the GPIO tests of vm-test on an arm64
 ## guest (Debian 13's kernel, gpio-sim built for it) with its binary.
