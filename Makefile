@@ -28,7 +28,8 @@ demo-sim: build
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
 ## deployment files and package, the real-kernel GPIO tests under QEMU, and
-## the package installed and booted under systemd in QEMU.
+## the package installed and booted under systemd in QEMU; then the same two
+## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -39,6 +40,8 @@ test: deps
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
 	$(MAKE) --no-print-directory systemd-test
+	$(MAKE) --no-print-directory vm-test-arm64
+	$(MAKE) --no-print-directory systemd-test-arm64
 
 build: deps
 	$(SWIFT) build --product tock
@@ -157,19 +160,52 @@ bench-idle-clock:
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
+## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
+## with Debian's Swift (deploy/cross/, docs/arm64.md).
+HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+ifeq ($(ARCH)-$(filter arm64,$(HOST_ARCH)),arm64-)
+deb: deb-arm64
+else
 deb:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) dpkg-dev"
 	$(DEPLOY_BUILD)
 	bash deploy/build-deb.sh .build-release/release/tock .build/deb
+endif
+
+## The arm64 package from this machine: a Debian sid root with Debian's
+## Swift, a Debian 13 arm64 sysroot and a Swift SDK for it, cached in
+## .cache/arm64/ (about 5 minutes the first time).
+.PHONY: deb-arm64 vm-test-arm64 systemd-test-arm64
+CROSS_PACKAGES := mmdebstrap dpkg-dev binutils-aarch64-linux-gnu
+ARM64_DEB_BIN := .build-arm64/deb-root/usr/bin/tock
+deb-arm64:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(CROSS_PACKAGES)"
+	$(SUDO) bash deploy/cross/deb.sh .build/deb
+	$(SUDO) rm -rf .build-arm64/deb-root && $(SUDO) dpkg-deb -x $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build-arm64/deb-root
+
+## lintian on the arm64 package, then the GPIO tests of vm-test on an arm64
+## guest (Debian 13's kernel, gpio-sim built for it) with its binary.
+vm-test-arm64: deb-arm64
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd lintian"
+	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
+	$(SUDO) VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
+
+## The arm64 package installed with apt on Debian 13 arm64 under QEMU with
+## systemd, then the two boots of systemd-test (Tests/vm-systemd/).
+systemd-test-arm64: deb-arm64
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils e2fsprogs debootstrap dpkg-dev"
+	$(SUDO) VM_ARCH=arm64 bash Tests/vm-systemd/systemd-test.sh
 
 ## Build, then install and start the tock service on this machine (deploy/install.sh).
 install: deps
 	$(DEPLOY_BUILD)
 	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
 
-## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh).
+## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: deb
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian"
 	bash Tests/deploy/deploy-test.sh
+	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
 
 ## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).
 .PHONY: systemd-test

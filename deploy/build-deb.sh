@@ -2,14 +2,20 @@
 # Build the Debian package of Tock from a release binary (make deb runs it).
 #
 #   deploy/build-deb.sh BINARY OUTDIR     writes OUTDIR/tock_<version>_<arch>.deb
+#   deploy/build-deb.sh --arch ARCH --sysroot DIR BINARY OUTDIR
+#                                         the same for a binary cross-built for
+#                                         ARCH against the Debian root DIR
+#                                         (deploy/cross/: arm64, Debian 13)
 #
 # version: the VERSION file at the repository root if there is one, else
 #          deploy/VERSION, else 0.1.0
-# arch:    dpkg --print-architecture (arm64 on a 64-bit Pi OS, armhf on a
-#          32-bit one, amd64 on a PC); the binary must be built for it
+# arch:    --arch, else dpkg --print-architecture (arm64 on a 64-bit Pi OS,
+#          armhf on a 32-bit one, amd64 on a PC); the binary must be built for it
 # Depends: computed from the binary's shared libraries with dpkg-shlibdeps
 #          (package dpkg-dev), else with ldd and dpkg -S; plus adduser, which
-#          the maintainer scripts use
+#          the maintainer scripts use. With --sysroot, dpkg-shlibdeps reads
+#          the libraries and the dpkg database of DIR (no fallback), and the
+#          binary is stripped with ARCH's binutils (binutils-<triplet>).
 # DEB_MAINTAINER overrides the Maintainer field.
 # The package is rebuilt only when it is older than one of its inputs
 # (DEB_FORCE=1 rebuilds it anyway).
@@ -17,8 +23,16 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-binary=${1:?usage: build-deb.sh BINARY OUTDIR}
-outdir=${2:?usage: build-deb.sh BINARY OUTDIR}
+arch= sysroot=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --arch) arch=${2:?--arch ARCH}; shift 2 ;;
+    --sysroot) sysroot=${2:?--sysroot DIR}; shift 2 ;;
+    *) break ;;
+  esac
+done
+binary=${1:?usage: build-deb.sh [--arch ARCH --sysroot DIR] BINARY OUTDIR}
+outdir=${2:?usage: build-deb.sh [--arch ARCH --sysroot DIR] BINARY OUTDIR}
 [ -x "$binary" ] || { echo "build-deb: $binary is not an executable file" >&2; exit 1; }
 
 if [ -f "$repo/VERSION" ]; then version=$(tr -d ' \t\n' < "$repo/VERSION")
@@ -28,11 +42,23 @@ case $version in
   [0-9]*) ;;
   *) echo "build-deb: version '$version' must start with a digit (Debian policy 5.6.12)" >&2; exit 1 ;;
 esac
-arch=$(dpkg --print-architecture)
+host_arch=$(dpkg --print-architecture)
+arch=${arch:-$host_arch}
+if [ "$arch" != "$host_arch" ]; then
+  [ -n "$sysroot" ] || { echo "build-deb: a package for $arch on $host_arch needs --sysroot (the $arch system it links against)" >&2; exit 1; }
+  [ -d "$sysroot/var/lib/dpkg/info" ] || { echo "build-deb: $sysroot has no dpkg database (deploy/cross/prepare.sh makes one)" >&2; exit 1; }
+  command -v dpkg-architecture >/dev/null || { echo "build-deb: a cross package needs dpkg-architecture (apt-get install dpkg-dev)" >&2; exit 1; }
+  triplet=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)
+  strip=$triplet-strip
+  command -v "$strip" >/dev/null && command -v "$triplet-objdump" >/dev/null \
+    || { echo "build-deb: $strip or $triplet-objdump missing (apt-get install binutils-$triplet)" >&2; exit 1; }
+else
+  strip=strip triplet=
+fi
 maintainer=${DEB_MAINTAINER:-Tock maintainers <tock@localhost>}
 deb=$outdir/tock_${version}_${arch}.deb
 
-inputs=("$binary" "$here/tock.service" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md")
+inputs=("$binary" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md")
 if [ -f "$deb" ] && [ "${DEB_FORCE:-0}" != 1 ] && [ -z "$(find "${inputs[@]}" -newer "$deb")" ]; then
   echo "$deb (up to date)"
   exit 0
@@ -45,16 +71,18 @@ umask 022
 
 # ---------------------------------------------------------------- files
 install -d "$pkg/DEBIAN" "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/lib/udev/rules.d" \
-  "$pkg/etc/tock" "$pkg/usr/share/doc/tock"
+  "$pkg/etc/tock" "$pkg/usr/share/doc/tock" "$pkg/usr/share/lintian/overrides"
 install -m 0755 "$binary" "$pkg/usr/bin/tock"
 # Symbols and debug information are not needed on the appliance.
-strip --strip-unneeded "$pkg/usr/bin/tock"
+"$strip" --strip-unneeded "$pkg/usr/bin/tock"
 install -m 0644 "$here/tock.service" "$pkg/lib/systemd/system/tock.service"
 install -m 0644 "$here/99-tock-gpio.rules" "$pkg/lib/udev/rules.d/99-tock-gpio.rules"
 install -m 0644 "$here/config.yaml" "$pkg/etc/tock/config.yaml"
 install -m 0644 "$repo/README.md" "$pkg/usr/share/doc/tock/README.md"
 # The example stays readable after the configuration in /etc is edited.
 install -m 0644 "$here/config.yaml" "$pkg/usr/share/doc/tock/config.yaml"
+# Why the remaining lintian tags do not apply (lintian reads this file).
+install -m 0644 "$here/lintian-overrides" "$pkg/usr/share/lintian/overrides/tock"
 
 # The binary must run on the package's architecture.
 machine=$(LC_ALL=C readelf -h "$pkg/usr/bin/tock" | sed -n 's/^ *Machine: *//p')
@@ -65,7 +93,16 @@ esac
 
 # ---------------------------------------------------------------- dependencies
 shlibs=
-if command -v dpkg-shlibdeps >/dev/null; then
+if [ -n "$triplet" ]; then
+  # Cross: the sysroot's libraries and package database; dpkg-shlibdeps
+  # reads the ELF with $triplet-objdump when DEB_HOST_ARCH says so.
+  mkdir -p "$work/src/debian"
+  printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
+  shlibs=$(cd "$work/src" && DEB_HOST_ARCH=$arch dpkg-shlibdeps --admindir="$sysroot/var/lib/dpkg" \
+             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" 2> "$work/shlibdeps.err" \
+           | sed -n 's/^shlibs:Depends=//p') || true
+  [ -n "$shlibs" ] || { cat "$work/shlibdeps.err" >&2; echo "build-deb: dpkg-shlibdeps against $sysroot failed" >&2; exit 1; }
+elif command -v dpkg-shlibdeps >/dev/null; then
   # dpkg-shlibdeps reads debian/control from the directory it runs in.
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"

@@ -55,8 +55,11 @@ enum Syscall {
         retryOnInterrupt: Bool = true
     ) throws(Errno) -> Int {
         precondition(events.count > 0, "epoll_wait(2): maxevents must be greater than zero")
+        // Non-nil as count > 0. glibc 2.41 declares `events` __nonnull (a
+        // non-optional pointer in Swift); older headers take an optional one.
+        let buffer = events.baseAddress!
         let n = try check(retryOnInterrupt: retryOnInterrupt) {
-            epoll_wait(epoll.rawValue, events.baseAddress, CInt(events.count), timeoutMilliseconds)
+            epoll_wait(epoll.rawValue, buffer, CInt(events.count), timeoutMilliseconds)
         }
         return Int(n)
     }

@@ -418,7 +418,7 @@ live_test() {
 mkdir -p "$tmp/live/deploy"
 cp "$deb" "$tmp/live/tock.deb"
 cp "$tock" "$tmp/live/tock"
-cp "$deploy"/* "$tmp/live/deploy/"
+cp -r "$deploy"/* "$tmp/live/deploy/"
 cp "$repo/README.md" "$tmp/live/"   # install.sh takes it from the directory above deploy/
 cat > "$tmp/live/inner.sh" <<'EOF'
 # Each step's output goes to $log; a failed check prints its tail and the

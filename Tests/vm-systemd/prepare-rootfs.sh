@@ -11,19 +11,34 @@
 # It runs Tests/vm/prepare.sh first for the kernel, gpio-sim, irq_sim,
 # configfs and busybox in .cache/vm/.
 #
+# VM_ARCH=arm64 (Tests/vm/arch.sh) makes the same for an arm64 guest in
+# .cache/vm-systemd-arm64/: Debian 13 arm64 without libgpiod and adduser
+# (the package's apt install brings them), its first debootstrap stage
+# on this machine, the second one run by the guest under QEMU (nothing
+# arm64 runs here), then copied out of the guest's disk with debugfs
+# (about 10 minutes the first time).
+#
 # Environment:
-#   VM_CACHE          the Tests/vm cache (default: <repo>/.cache/vm)
-#   VMS_CACHE         this test's cache (default: <repo>/.cache/vm-systemd)
-#   VMS_SUITE         Debian suite of the root file system (default: bookworm)
+#   VM_ARCH           amd64 (default) or arm64
+#   VM_CACHE          the Tests/vm cache (default: <repo>/.cache/vm, .cache/vm-arm64)
+#   VMS_CACHE         this test's cache (default: <repo>/.cache/vm-systemd, .cache/vm-systemd-arm64)
+#   VMS_SUITE         Debian suite of the root file system (default: bookworm; trixie for arm64)
 #   VMS_MIRROR        Debian mirror (default: the one apt already uses)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-vm_cache=${VM_CACHE:-$repo/.cache/vm}
-cache=${VMS_CACHE:-$repo/.cache/vm-systemd}
-suite=${VMS_SUITE:-bookworm}
-export DEBIAN_FRONTEND=noninteractive
+# shellcheck source=Tests/vm/arch.sh
+. "$repo/Tests/vm/arch.sh"
+vm_cache=${VM_CACHE:-$vm_cache_default}
+if [ "$vm_arch" = amd64 ]; then
+  cache=${VMS_CACHE:-$repo/.cache/vm-systemd}
+  suite=${VMS_SUITE:-bookworm}
+else
+  cache=${VMS_CACHE:-$repo/.cache/vm-systemd-$vm_arch}
+  suite=${VMS_SUITE:-trixie}
+fi
+export DEBIAN_FRONTEND=noninteractive VM_ARCH=$vm_arch
 
 say() { printf 'prepare-rootfs: %s\n' "$*"; }
 die() { printf 'prepare-rootfs: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -45,6 +60,7 @@ apt_update() {
   apt_updated=1
 }
 need=(debootstrap:debootstrap e2fsprogs:mkfs.ext4 xz-utils:xz binutils:objcopy cpio:cpio)
+[ "$vm_arch" = amd64 ] || need+=(e2fsprogs:debugfs "$vm_qemu_package:$vm_qemu")
 missing=()
 for pair in "${need[@]}"; do
   command -v "${pair#*:}" >/dev/null 2>&1 || missing+=("${pair%%:*}")
@@ -55,34 +71,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 fi
 
-# ---------------------------------------------------------------- root file system
-packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
-if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
-  say "root file system: cached"
-else
-  mirror=${VMS_MIRROR:-}
-  if [ -z "$mirror" ]; then
-    mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-      | grep -v '^[[:space:]]*#' | grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v -- '-security' | head -1 | tr -d ' ' || true)
-    mirror=${mirror%/}; mirror=${mirror:-http://deb.debian.org/debian}
-  fi
-  say "debootstrap --variant=minbase $suite from $mirror (a few minutes)"
-  rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
-  if ! debootstrap --variant=minbase --include="$packages" "$suite" "$cache/rootfs.tmp" "$mirror" \
-      > "$cache/debootstrap.log" 2>&1; then
-    tail -20 "$cache/debootstrap.log" >&2
-    die "debootstrap failed (log: $cache/debootstrap.log)"
-  fi
-  r=$cache/rootfs.tmp
-  rm -f "$r"/var/cache/apt/archives/*.deb
-  # A machine id: no first-boot logic (systemd-firstboot would prompt on the console).
-  od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$r/etc/machine-id"; echo >> "$r/etc/machine-id"
-  echo tock-vm > "$r/etc/hostname"
-  printf '/dev/vda / ext4 rw,errors=remount-ro 0 0\n' > "$r/etc/fstab"
-  ln -sf /dev/null "$r/etc/systemd/system/systemd-firstboot.service"
-  echo "$suite $packages" > "$r/.done"
-  mv "$r" "$cache/rootfs"
-  say "root file system ready ($(du -sh "$cache/rootfs" | cut -f1))"
+mirror=${VMS_MIRROR:-}
+if [ -z "$mirror" ]; then
+  mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+    | grep -v '^[[:space:]]*#' | grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v -- '-security' | head -1 | tr -d ' ' || true)
+  mirror=${mirror%/}; mirror=${mirror:-http://deb.debian.org/debian}
+fi
+# arm64: Debian 13's packages through the cross build's private apt
+apt_dl=(apt-get -q -o APT::Sandbox::User=root download)
+image_pkg=linux-image-$release
+if [ "$vm_arch" != amd64 ]; then
+  # shellcheck source=deploy/cross/lib.sh
+  . "$repo/deploy/cross/lib.sh"
+  xapt_setup || die "no package lists for $TARGET_SUITE"
+  apt_dl=(xapt-get -q download)
+  image_pkg=linux-image-$release:arm64=$(cat "$kdir/version")
 fi
 
 # ---------------------------------------------------------------- initramfs
@@ -91,24 +94,26 @@ if [ -f "$initrd" ] && [ "$initrd" -nt "$here/initrd-init.sh" ]; then
   say "initramfs: cached"
 else
   img=$cache/debs/linux-image-$release
-  if [ ! -d "$img/lib/modules/$release" ]; then
+  if [ ! -e "$img/.done" ]; then
     mkdir -p "$cache/debs"
     rm -f "$cache"/debs/linux-image-"$release"_*.deb
     say "downloading linux-image-$release (for virtio_blk and ext4)"
-    (cd "$cache/debs" && apt-get -q -o APT::Sandbox::User=root download "linux-image-$release" >/dev/null) \
-      || { apt_update; (cd "$cache/debs" && apt-get -q -o APT::Sandbox::User=root download "linux-image-$release" >/dev/null); } \
-      || die "apt-get download linux-image-$release failed"
+    (cd "$cache/debs" && "${apt_dl[@]}" "$image_pkg" >/dev/null) \
+      || { apt_update; (cd "$cache/debs" && "${apt_dl[@]}" "$image_pkg" >/dev/null); } \
+      || die "apt-get download $image_pkg failed"
     rm -rf "$img.tmp"; mkdir -p "$img.tmp"
     dpkg -x "$cache"/debs/linux-image-"$release"_*.deb "$img.tmp"
+    touch "$img.tmp/.done"
     rm -rf "$img"; mv "$img.tmp" "$img"
     rm -f "$cache"/debs/linux-image-"$release"_*.deb
   fi
   moddir=$img/lib/modules/$release
+  [ -d "$moddir" ] || moddir=$img/usr/lib/modules/$release   # merged /usr (Debian 13)
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   mkdir -p "$work"/{bin,dev,proc,sys,newroot,modules}
   order=()
-  modinfo_field() { objcopy -O binary --only-section=.modinfo "$1" /dev/stdout 2>/dev/null | tr '\0' '\n' | sed -n "s/^$2=//p"; }
+  modinfo_field() { LC_ALL=C readelf -p .modinfo "$1" 2>/dev/null | sed -n "s/^ *\[ *[0-9a-f]*\] *$2=//p"; }
   add_module() {   # dependencies first, then the module
     local name=$1 f dep
     case " ${order[*]:-} " in *" $name "*) return 0 ;; esac
@@ -133,5 +138,76 @@ else
   (cd "$work" && find . -print0 | sort -z | cpio --quiet -o -0 -H newc -R 0:0) > "$initrd.tmp" || die "cpio failed"
   mv "$initrd.tmp" "$initrd"
   say "initramfs ready: ${order[*]}"
+fi
+
+# ---------------------------------------------------------------- root file system
+if [ "$vm_arch" = amd64 ]; then
+  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+else
+  # no libgpiod3 and no adduser: apt installs them with the package
+  packages=systemd,systemd-sysv,udev,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+fi
+# second_stage DIR: boot the arm64 kernel on DIR as a disk, with
+# /debootstrap/debootstrap --second-stage as init; then copy the disk's
+# files back into DIR (debugfs rdump keeps modes, owners and links).
+second_stage() {
+  local r=$1 img=$cache/second-stage.img log=$cache/second-stage.log
+  cat > "$r/second-stage" <<'EOS'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+echo "SECOND-STAGE: $(uname -m) $(uname -r)"
+/debootstrap/debootstrap --second-stage
+echo "SECOND-STAGE: status $?"
+# debugfs rdump sets modes before owners, and chown(2) drops set-id bits
+find / -xdev \( -perm -4000 -o -perm -2000 \) -exec stat -c '%a %n' {} + > /set-id-modes
+sync
+mount -o remount,ro /
+echo o > /proc/sysrq-trigger
+sleep 10
+EOS
+  chmod 755 "$r/second-stage"
+  # dpkg's fsyncs cost minutes on an emulated disk; the image is thrown away on failure
+  mkdir -p "$r/etc/dpkg/dpkg.cfg.d"; echo force-unsafe-io > "$r/etc/dpkg/dpkg.cfg.d/tock-second-stage"
+  rm -f "$img"
+  mkfs.ext4 -q -F -d "$r" "$img" 2G > "$cache/mkfs.log" 2>&1 || { cat "$cache/mkfs.log" >&2; die "mkfs.ext4 -d for the second stage"; }
+  say "debootstrap --second-stage in the $vm_arch guest (QEMU, about 10 minutes)"
+  timeout 2400 "$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
+    -kernel "$kdir/vmlinuz" -initrd "$initrd" -append "console=$vm_console panic=-1 loglevel=4 tock.init=/second-stage" \
+    -drive "file=$img,format=raw,if=virtio,cache=unsafe" < /dev/null > "$log" 2>&1 || true
+  tr -d '\r' < "$log" | grep -q '^SECOND-STAGE: status 0' \
+    || { tr -d '\r' < "$log" | tail -30 >&2; die "the second stage failed in the guest (log: $log)"; }
+  rm -rf "$r"; mkdir -p "$r"
+  debugfs -R "rdump / $r" "$img" > "$cache/rdump.log" 2>&1 || { tail "$cache/rdump.log" >&2; die "debugfs rdump"; }
+  [ -x "$r/lib/systemd/systemd" ] || [ -x "$r/usr/lib/systemd/systemd" ] || die "no systemd in the root file system after the second stage"
+  [ -s "$r/set-id-modes" ] || die "the second stage left no list of set-id files"
+  local mode path
+  while read -r mode path; do chmod "$mode" "$r$path"; done < "$r/set-id-modes"
+  rm -rf "$r/lost+found" "$r/second-stage" "$r/set-id-modes" "$r/etc/dpkg/dpkg.cfg.d/tock-second-stage" "$img"
+}
+if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
+  say "root file system: cached"
+else
+  t=$(date +%s)
+  rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
+  foreign=()
+  [ "$vm_arch" = amd64 ] || foreign=(--foreign --arch="$vm_arch")
+  say "debootstrap ${foreign[*]} --variant=minbase $suite from $mirror (a few minutes)"
+  if ! debootstrap "${foreign[@]}" --variant=minbase --include="$packages" "$suite" "$cache/rootfs.tmp" "$mirror" \
+      > "$cache/debootstrap.log" 2>&1; then
+    tail -20 "$cache/debootstrap.log" >&2
+    die "debootstrap failed (log: $cache/debootstrap.log)"
+  fi
+  r=$cache/rootfs.tmp
+  [ "$vm_arch" = amd64 ] || second_stage "$r"
+  rm -f "$r"/var/cache/apt/archives/*.deb
+  # A machine id: no first-boot logic (systemd-firstboot would prompt on the console).
+  od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$r/etc/machine-id"; echo >> "$r/etc/machine-id"
+  echo tock-vm > "$r/etc/hostname"
+  printf '/dev/vda / ext4 rw,errors=remount-ro 0 0\n' > "$r/etc/fstab"
+  ln -sf /dev/null "$r/etc/systemd/system/systemd-firstboot.service"
+  echo "$suite $packages" > "$r/.done"
+  mv "$r" "$cache/rootfs"
+  say "root file system ready in $(( $(date +%s) - t )) s ($(du -sh "$cache/rootfs" | cut -f1))"
 fi
 say "ready: $cache (kernel $release)"

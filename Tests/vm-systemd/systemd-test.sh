@@ -18,6 +18,11 @@
 #   TOCK_DEB=PATH     the package (default .build/deb/tock_<version>_<arch>.deb)
 #   VMS_BOOT_TIMEOUT  seconds a boot may take to report (default 300)
 #   VM_VERBOSE=1      stream the console
+#   VM_ARCH=arm64     the arm64 package on Debian 13 arm64 (Tests/vm/arch.sh):
+#                     nothing arm64 runs on this machine, so a boot 0 installs
+#                     the package in the guest with `apt install ./tock_*.deb`,
+#                     the dependencies the image lacks in a local repository
+#                     (local-repo.sh, guest/tock-test-install)
 #
 # Logs: .cache/vm-systemd/results/console-boot{1,2}.log. Prints
 # "systemd: N passed, M failed" and exits non-zero on any failure.
@@ -25,8 +30,11 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-vm_cache=${VM_CACHE:-$repo/.cache/vm}
-cache=${VMS_CACHE:-$repo/.cache/vm-systemd}
+# shellcheck source=Tests/vm/arch.sh
+. "$repo/Tests/vm/arch.sh"
+vm_cache=${VM_CACHE:-$vm_cache_default}
+if [ "$vm_arch" = amd64 ]; then cache=${VMS_CACHE:-$repo/.cache/vm-systemd}; else cache=${VMS_CACHE:-$repo/.cache/vm-systemd-$vm_arch}; fi
+export VM_ARCH=$vm_arch
 boot_timeout=${VMS_BOOT_TIMEOUT:-300}
 started=$(date +%s%N)
 
@@ -43,12 +51,13 @@ die() { bad "$*"; finish; }
 [ "$(id -u)" = 0 ] || die "systemd-test needs root (debootstrap, chroot, dpkg --root)"
 
 # ---------------------------------------------------------------- prerequisites
-arch=$(dpkg --print-architecture)
+arch=$vm_arch
 version=$(if [ -f "$repo/VERSION" ]; then cat "$repo/VERSION"; elif [ -f "$repo/deploy/VERSION" ]; then cat "$repo/deploy/VERSION"; else echo 0.1.0; fi | tr -d ' \t\n')
 deb=${TOCK_DEB:-$repo/.build/deb/tock_${version}_${arch}.deb}
 [ -f "$deb" ] || die "no package $deb (make deb)"
 mkdir -p "$cache"
-if ! timeout 1800 bash "$here/prepare-rootfs.sh" > "$cache/prepare.log" 2>&1; then
+# (arm64: the first time, the guest runs debootstrap's second stage emulated)
+if ! timeout 3600 bash "$here/prepare-rootfs.sh" > "$cache/prepare.log" 2>&1; then
   cat "$cache/prepare.log"
   die "prepare-rootfs.sh"
 fi
@@ -72,6 +81,19 @@ trap cleanup EXIT
 t=$(date +%s%N)
 root=$run/root
 cp -a "$cache/rootfs" "$root" || die "copy of the root file system"
+if [ "$vm_arch" != amd64 ]; then
+  # installed in the guest at boot 0
+  mkdir -p "$root/var/local/tock-test"
+  cp "$deb" "$root/var/local/tock-test/"
+  if deps=$(bash "$here/local-repo.sh" "$root" "$deb" 2> "$results/local-repo.log"); then
+    ok "dependencies the image lacks, in a local apt repository: ${deps:-none}"
+  else
+    cat "$results/local-repo.log"
+    die "local-repo.sh"
+  fi
+  install -m 0644 "$here/guest/tock-test-install.service" "$here/guest/tock-test-install.target" "$root/etc/systemd/system/"
+  install -m 0755 "$here/guest/tock-test-install" "$root/usr/local/sbin/"
+else
 cp "$deb" "$root/tmp/tock.deb"
 printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"; chmod 755 "$root/usr/sbin/policy-rc.d"
 if timeout 300 chroot "$root" dpkg -i /tmp/tock.deb > "$results/dpkg.log" 2>&1; then
@@ -86,14 +108,21 @@ if [ -L "$root/etc/systemd/system/multi-user.target.wants/tock.service" ]; then
 else
   bad "the package enabled tock.service (no multi-user.target.wants/tock.service)"
 fi
-install -m 0644 "$here/guest/config.yaml" "$root/etc/tock/config.yaml"
+fi
+if [ "$vm_arch" = amd64 ]; then
+  install -m 0644 "$here/guest/config.yaml" "$root/etc/tock/config.yaml"
+else
+  # in place of the package's after the install (tock-test-install)
+  install -m 0644 "$here/guest/config.yaml" "$root/var/local/tock-test/config.yaml"
+fi
 install -m 0644 "$here/guest/gpio-sim.service" "$here/guest/tock-test-agent.service" "$root/etc/systemd/system/"
 install -m 0755 "$here/guest/gpio-sim-setup" "$here/guest/tock-test-agent" "$root/usr/local/sbin/"
 mkdir -p "$root/etc/systemd/system/sysinit.target.wants"
 ln -sf /etc/systemd/system/gpio-sim.service "$root/etc/systemd/system/sysinit.target.wants/gpio-sim.service"
 ln -sf /etc/systemd/system/tock-test-agent.service "$root/etc/systemd/system/multi-user.target.wants/tock-test-agent.service"
-# the agent reports on ttyS0; a getty there would hang it up
-ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+# the agent reports on the serial console; a getty there would hang it up
+ln -sf /dev/null "$root/etc/systemd/system/serial-getty@$vm_console.service"
+sed -i "s|^TTYPath=/dev/ttyS0|TTYPath=/dev/$vm_console|" "$root"/etc/systemd/system/tock-test-*.service
 mkdir -p "$root/lib/modules/$release/extra"
 while read -r m; do cp "$kdir/modules/$m.ko" "$root/lib/modules/$release/extra/"; done < "$kdir/load-order"
 cp "$kdir/load-order" "$root/lib/modules/$release/extra/"
@@ -104,21 +133,21 @@ echo "systemd-test: disk ready ($(secs "$t") s)"
 
 # ---------------------------------------------------------------- boots
 kernel=$kdir/vmlinuz firmware=()
-if [ -f "$kdir/vmlinux" ]; then
+if [ "$vm_arch" = amd64 ] && [ -f "$kdir/vmlinux" ]; then
   kernel=$kdir/vmlinux
   qboot=$(qemu-system-x86_64 -L help 2>/dev/null | while read -r d; do
             [ -f "$d/qboot.rom" ] && echo "$d/qboot.rom" && break; done || true)
   [ -n "$qboot" ] && firmware=(-bios "$qboot")
 fi
 
-# boot N: start QEMU on the disk in the background; sets qpid and log
+# boot N [KERNEL ARGS]: start QEMU on the disk in the background; sets qpid and log
 boot() {
   log=$results/console-boot$1.log
   : > "$log"
   rm -f "$run/qemu.pid"
-  qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
+  "$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
     "${firmware[@]}" -kernel "$kernel" -initrd "$initrd" \
-    -append "console=ttyS0 panic=-1 loglevel=4 mitigations=off" \
+    -append "console=$vm_console panic=-1 loglevel=4 mitigations=off${2:+ $2}" \
     -drive "file=$disk,format=raw,if=virtio" -rtc base=utc \
     < /dev/null > "$log" 2>&1 &
   qpid=$!
@@ -158,11 +187,43 @@ unfinished() {   # boot N ended, or timed out, before its agent finished
   console_tail
 }
 
+# ---------------------------------------------------------------- boot 0 (arm64): apt install
+if [ "$vm_arch" != amd64 ]; then
+  t=$(date +%s%N)
+  boot 0 systemd.unit=tock-test-install.target
+  if wait_for '^INSTALL-DONE' "$boot_timeout"; then
+    echo "systemd-test: boot 0 (install) done ($(secs "$t") s after QEMU started)"
+    while IFS= read -r line; do
+      case $line in
+        "INSTALL-CHECK PASS "*) ok "boot 0: ${line#INSTALL-CHECK PASS }" ;;
+        "INSTALL-CHECK FAIL "*) bad "boot 0: ${line#INSTALL-CHECK FAIL }" ;;
+      esac
+    done < <(tr -d '\r' < "$log" | grep -a '^INSTALL-CHECK ')
+    tr -d '\r' < "$log" | grep -a '^INSTALL:' > "$results/apt-install.log"
+    end=$((SECONDS + 90))
+    while kill -0 "$qpid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.5; done
+    kill -0 "$qpid" 2>/dev/null && bad "boot 0: clean power-off (QEMU still running 90 s after the install)"
+    grep -aq '^INSTALL-CHECK FAIL' "$log" && console_tail
+  else
+    bad "boot 0: the install did not finish within $boot_timeout s"
+    console_tail
+  fi
+  kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
+  [ "$failed" = 0 ] || finish
+fi
+
 t=$(date +%s%N)
 boot 1
 if wait_for '^AGENT-PHASE1-DONE' "$boot_timeout"; then
   echo "systemd-test: boot 1 checks done ($(secs "$t") s after QEMU started)"
   report 1
+  # the guest and the package that ran: the agent's "machine ..." line
+  seen=$(tr -d '\r' < "$log" | sed -n 's/^AGENT: \[[0-9.]*\] machine //p' | head -1)
+  echo "systemd-test: guest: machine $seen"
+  case $seen in
+    "$vm_uname_m, "*", tock package $version $arch") ok "boot 1: the guest is $vm_uname_m and runs tock $version ($arch) as installed" ;;
+    *) bad "boot 1: the guest is $vm_uname_m and runs tock $version ($arch): it says '$seen'" ;;
+  esac
   # the hard stop, a few seconds into the count-down
   sleep 3
   kill -KILL "$qpid"; wait "$qpid" 2>/dev/null

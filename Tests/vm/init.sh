@@ -15,6 +15,7 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 echo "VM-INIT: uptime $(cut -d' ' -f1 /proc/uptime) s"
+echo "VM-MACHINE: $(uname -m) $(uname -r)"
 
 result() {   # result PASS | result FAIL why...
   # keep the kernel quiet while the files and the result are printed

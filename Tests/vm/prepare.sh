@@ -12,17 +12,27 @@
 #   gpiod2/lib/libgpiod.a             static library only, so -lgpiod picks it
 #   gpiod2/lib/pkgconfig/libgpiod.pc  pkg-config file pointing at the two above
 #
+# VM_ARCH=arm64 (Tests/vm/arch.sh) prepares the same for an arm64 guest in
+# .cache/vm-arm64/: Debian 13's arm64 kernel, gpio-sim built for it with
+# Debian's aarch64 cross gcc in the build root of deploy/cross/ (prepared
+# first), the arm64 busybox-static; no vmlinux (QEMU boots the arm64 image
+# directly) and no libgpiod v2 (the arm64 programs link Debian 13's).
+#
 # Environment:
-#   VM_CACHE            cache directory (default: <repo>/.cache/vm)
-#   VM_KERNEL_META      kernel meta-package (default: linux-image-6.12-amd64)
+#   VM_ARCH             amd64 (default) or arm64
+#   VM_CACHE            cache directory (default: <repo>/.cache/vm, .cache/vm-arm64)
+#   VM_KERNEL_META      kernel meta-package (default: linux-image-6.12-amd64,
+#                       trixie's linux-image-arm64)
 #   VM_KERNEL_RELEASE   use this release instead of the meta-package's
 #   VM_GPIOD2_SUITE     Debian suite that carries libgpiod v2 (default: trixie)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${VM_CACHE:-$repo/.cache/vm}
-meta=${VM_KERNEL_META:-linux-image-6.12-amd64}
+# shellcheck source=Tests/vm/arch.sh
+. "$here/arch.sh"
+cache=${VM_CACHE:-$vm_cache_default}
+meta=${VM_KERNEL_META:-$vm_kernel_meta}
 suite2=${VM_GPIOD2_SUITE:-trixie}
 export DEBIAN_FRONTEND=noninteractive
 
@@ -44,7 +54,7 @@ apt_update() {
 
 # package:command pairs; a package is installed only when its command is missing
 need=(
-  qemu-system-x86:qemu-system-x86_64
+  "$vm_qemu_package:$vm_qemu"
   cpio:cpio
   xz-utils:xz
   make:make
@@ -70,9 +80,40 @@ fi
 
 # apt-get download as root cannot hand the file to _apt in every directory
 apt_dl=(apt-get -q -o APT::Sandbox::User=root download)
+apt_cache=(apt-cache)
+native=1
+if [ "$vm_arch" = arm64 ]; then
+  # Debian 13's packages through the cross build's private apt; the build
+  # root cross-compiles the kernel modules.
+  native=0
+  # shellcheck source=deploy/cross/lib.sh
+  . "$repo/deploy/cross/lib.sh"
+  bash "$repo/deploy/cross/prepare.sh" root sysroot | sed 's/^/  /'
+  [ "${PIPESTATUS[0]}" = 0 ] || die "deploy/cross/prepare.sh failed"
+  xapt_setup || die "no package lists for $TARGET_SUITE"
+  apt_dl=(xapt-get -q download)
+  apt_cache=(xapt-cache)
+  apt_update() { :; }
+fi
+# pkg_version PACKAGE: the version apt would take (for arm64: $TARGET_SUITE's, arm64)
+pkg_version() {
+  if [ "$native" = 1 ]; then
+    apt-cache show "$1" 2>/dev/null | awk '/^Version:/{print $2; exit}'
+  else
+    "${apt_cache[@]}" madison "$1:arm64" 2>/dev/null | awk -F' [|] ' -v s="$TARGET_SUITE/" '$3 ~ s {gsub(/ /, "", $2); print $2; exit}'
+  fi
+}
+# modinfo_field KO FIELD (readelf reads a module of any architecture)
+modinfo_field() { LC_ALL=C readelf -p .modinfo "$1" 2>/dev/null | sed -n "s/^ *\[ *[0-9a-f]*\] *$2=//p"; }
 
 # ---------------------------------------------------------------- kernel release
 release=${VM_KERNEL_RELEASE:-}
+if [ -z "$release" ] && [ "$native" = 0 ]; then
+  v=$(pkg_version "$meta")
+  dep=$("${apt_cache[@]}" show "$meta:arm64=$v" 2>/dev/null | sed -n 's/^Depends: *//p' | head -1 | tr ',' '\n' | grep -o 'linux-image-[^ ]*-arm64' | head -1) || true
+  [ -n "$dep" ] || die "cannot resolve $meta in $TARGET_SUITE (arm64)"
+  release=${dep#linux-image-}
+fi
 if [ -z "$release" ]; then
   dep=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
   if [ -z "$dep" ]; then
@@ -118,13 +159,19 @@ build_kernel() {
   rm -rf "$work"; mkdir -p "$work/debs" "$work/root" "$work/mod"
   local img=linux-image-$release
   local version
-  version=$(apt-cache show "$img" 2>/dev/null | awk '/^Version:/{print $2; exit}')
-  [ -n "$version" ] || { apt_update; version=$(apt-cache show "$img" 2>/dev/null | awk '/^Version:/{print $2; exit}'); }
+  version=$(pkg_version "$img")
+  [ -n "$version" ] || { apt_update; version=$(pkg_version "$img"); }
   [ -n "$version" ] || die "apt does not know $img (apt-cache policy $img)"
   local kbuild_ver=${release%-*}             # 6.12.117+deb12-amd64 -> 6.12.117+deb12
   local mm; mm=$(echo "$release" | cut -d. -f1,2)   # 6.12
   local pkgs=("$img" "linux-headers-$release" "linux-headers-$kbuild_ver-common"
               "linux-kbuild-$kbuild_ver" "linux-source-$mm=$version")
+  # arm64: the target's image and headers, this machine's kbuild tools
+  # (the signed image may carry another version than the source package's)
+  local hv
+  [ "$native" = 1 ] || { hv=$(pkg_version "linux-headers-$release"); [ -n "$hv" ] || die "no linux-headers-$release in $TARGET_SUITE";
+    pkgs=("$img:arm64=$version" "linux-headers-$release:arm64=$hv"
+          "linux-headers-$kbuild_ver-common=$hv" "linux-kbuild-$kbuild_ver:amd64=$hv" "linux-source-$mm=$hv"); }
   say "downloading ${pkgs[*]} (about 280 MB)"
   (cd "$work/debs" && "${apt_dl[@]}" "${pkgs[@]}" >/dev/null) \
     || die "apt-get download failed for: ${pkgs[*]} (apt-cache policy linux-source-$mm $img)"
@@ -155,28 +202,42 @@ build_kernel() {
 
   local hdr=$work/root/usr/src/linux-headers-$release
   [ -f "$hdr/Makefile" ] || die "headers not found at $hdr"
-  sed -i "s|/usr/src/|$work/root/usr/src/|g" "$hdr/Makefile"
   local cc; cc=$(awk -F'gcc-' '/^CC /{print $2; exit}' "$hdr/.kernelvariables" 2>/dev/null || true)
+  local btf=
+  command -v pahole >/dev/null || btf="CONFIG_DEBUG_INFO_BTF_MODULES="
+  if [ "$native" = 0 ]; then
+    # irq_sim is built into some kernels (selected by a driver); then only gpio-sim.
+    if grep -q '^CONFIG_IRQ_SIM=y' "$work/root/boot/config-$release"; then
+      printf 'obj-m += gpio-sim.o\n' > "$work/mod/Kbuild"
+    fi
+    local in_work; in_work=$(root_path "$work") || die "$work is neither under $repo nor $CROSS_CACHE"
+    sed -i "s|/usr/src/|$in_work/root/usr/src/|g" "$hdr/Makefile"
+    say "building gpio-sim.ko (and irq_sim.ko unless built in) for arm64 with aarch64-linux-gnu-gcc-${cc:-14}"
+    in_root make -s -C "$in_work/root/usr/src/linux-headers-$release" M="$in_work/mod" ARCH=arm64 \
+        CROSS_COMPILE=aarch64-linux-gnu- CC="aarch64-linux-gnu-gcc-${cc:-14}" CONFIG_DEBUG_INFO_BTF_MODULES= \
+        -j"$(nproc)" modules > "$work/build.log" 2>&1 \
+      || { tail -30 "$work/build.log" >&2; die "module build failed (log: $work/build.log)"; }
+  else
+  sed -i "s|/usr/src/|$work/root/usr/src/|g" "$hdr/Makefile"
   if [ -n "$cc" ] && ! command -v "x86_64-linux-gnu-gcc-$cc" >/dev/null; then
     apt_update; say "installing gcc-$cc (the kernel's compiler)"
     $sudo_ apt-get install -y -q --no-install-recommends "gcc-$cc" >/dev/null || die "apt-get install gcc-$cc failed"
   fi
   say "building irq_sim.ko and gpio-sim.ko out of tree"
-  local btf=
-  command -v pahole >/dev/null || btf="CONFIG_DEBUG_INFO_BTF_MODULES="
   make -s -C "$hdr" M="$work/mod" $btf -j"$(nproc)" modules > "$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; die "module build failed (log: $work/build.log)"; }
+  fi
 
   local stage=$kdir.tmp
   rm -rf "$stage"; mkdir -p "$stage/modules"
   cp "$work/root/boot/vmlinuz-$release" "$stage/vmlinuz"
   cp "$work/root/boot/config-$release" "$stage/config"
-  extract_vmlinux "$stage/vmlinuz" "$stage/vmlinux"
+  [ "$native" = 0 ] || extract_vmlinux "$stage/vmlinuz" "$stage/vmlinux"
 
   # configfs from the image (unless built in), with its dependencies, decompressed
   local moddir=$work/root/lib/modules/$release
+  [ -d "$moddir" ] || moddir=$work/root/usr/lib/modules/$release   # merged /usr (Debian 13)
   local order=()
-  modinfo_field() { objcopy -O binary --only-section=.modinfo "$1" /dev/stdout 2>/dev/null | tr '\0' '\n' | sed -n "s/^$2=//p"; }
   add_module() {   # add_module NAME: its dependencies first, then itself
     local name=$1 f dep
     case " ${order[*]:-} " in *" $name "*) return 0 ;; esac
@@ -199,12 +260,15 @@ build_kernel() {
   else
     die "CONFIG_CONFIGFS_FS is off in $release: gpio-sim cannot be configured"
   fi
-  cp "$work/mod/irq_sim.ko" "$work/mod/gpio-sim.ko" "$stage/modules/"
+  local sim=(irq_sim gpio-sim)
+  [ -f "$work/mod/irq_sim.ko" ] || { sim=(gpio-sim); say "irq_sim is built into $release"; }
+  local m
+  for m in "${sim[@]}"; do cp "$work/mod/$m.ko" "$stage/modules/"; done
   local dep
   for dep in $(modinfo_field "$stage/modules/gpio-sim.ko" depends | tr ',' ' '); do
     [ "$dep" = irq_sim ] || add_module "$dep"
   done
-  order+=(irq_sim gpio-sim)
+  order+=("${sim[@]}")
   printf '%s\n' "${order[@]}" > "$stage/load-order"
   for m in "${order[@]}"; do
     local vm; vm=$(modinfo_field "$stage/modules/$m.ko" vermagic)
@@ -219,7 +283,7 @@ build_kernel() {
 
 if [ -e "$kdir/.done" ]; then
   say "kernel $release: cached"
-  [ -e "$kdir/vmlinux" ] || [ -e "$kdir/vmlinux.none" ] || extract_vmlinux "$kdir/vmlinuz" "$kdir/vmlinux"
+  [ "$native" = 0 ] || [ -e "$kdir/vmlinux" ] || [ -e "$kdir/vmlinux.none" ] || extract_vmlinux "$kdir/vmlinuz" "$kdir/vmlinux"
 else
   build_kernel
 fi
@@ -231,17 +295,27 @@ if [ -x "$cache/busybox" ]; then
 else
   tmp=$cache/work/busybox; rm -rf "$tmp"; mkdir -p "$tmp"
   say "downloading busybox-static"
-  (cd "$tmp" && "${apt_dl[@]}" busybox-static >/dev/null) || { apt_update; (cd "$tmp" && "${apt_dl[@]}" busybox-static >/dev/null); } \
+  bb=busybox-static
+  [ "$native" = 1 ] || bb=busybox-static:arm64=$(pkg_version busybox-static)
+  (cd "$tmp" && "${apt_dl[@]}" "$bb" >/dev/null) || { apt_update; (cd "$tmp" && "${apt_dl[@]}" "$bb" >/dev/null); } \
     || die "apt-get download busybox-static failed"
   dpkg -x "$tmp"/busybox-static_*.deb "$tmp/root"
-  "$tmp/root/bin/busybox" true || die "busybox from busybox-static does not run"
+  # /usr/bin/busybox in Debian 13 (merged /usr)
+  [ -e "$tmp/root/bin/busybox" ] || { mkdir -p "$tmp/root/bin"; mv "$tmp/root/usr/bin/busybox" "$tmp/root/bin/busybox"; }
+  if [ "$native" = 1 ]; then
+    "$tmp/root/bin/busybox" true || die "busybox from busybox-static does not run"
+  else
+    LC_ALL=C readelf -h "$tmp/root/bin/busybox" | grep -q AArch64 || die "busybox-static from $TARGET_SUITE is not for AArch64"
+  fi
   cp "$tmp/root/bin/busybox" "$cache/busybox.tmp" && mv "$cache/busybox.tmp" "$cache/busybox"
   rm -rf "$tmp"; rmdir "$cache/work" 2>/dev/null || true
 fi
 
 # ---------------------------------------------------------------- libgpiod v2
 g2=$cache/gpiod2
-if [ -e "$g2/.done" ]; then
+if [ "$native" = 0 ]; then
+  say "libgpiod v2: not needed for $vm_arch (programs link Debian $TARGET_SUITE's libgpiod)"
+elif [ -e "$g2/.done" ]; then
   say "libgpiod v2: cached ($(cat "$g2/version"))"
 else
   # the host the system already uses for the main archive

@@ -16,14 +16,20 @@
 #                     scenario itself gets this minus 20 s
 #   --out DIR         receives console.log, result.txt and the files of /out
 #
-# Exit status: 0 PASS, 1 FAIL (the scenario said so), 2 the VM gave no
-# result (boot failure, timeout, harness error).
+# Exit status: 0 PASS, 1 FAIL (the scenario said so, or the guest is not
+# the machine VM_ARCH asks for), 2 the VM gave no result (boot failure,
+# timeout, harness error).
 # VM_VERBOSE=1 also streams the console to this terminal.
+# VM_ARCH=arm64 boots the arm64 kernel on qemu-system-aarch64 (arch.sh); a
+# binary for another architecture than this machine's gets its libraries
+# from VM_SYSROOT (default: the arm64 sysroot of deploy/cross/).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${VM_CACHE:-$repo/.cache/vm}
+# shellcheck source=Tests/vm/arch.sh
+. "$here/arch.sh"
+cache=${VM_CACHE:-$vm_cache_default}
 
 die() { printf 'run-in-vm: ERROR: %s\n' "$*" >&2; exit 2; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
@@ -50,7 +56,7 @@ case $timeout in ''|*[!0-9]*) die "--timeout takes whole seconds" ;; esac
 kdir=$cache/kernel/current
 [ -e "$kdir/.done" ] && [ -x "$cache/busybox" ] \
   || die "the VM kernel or busybox is not prepared: run bash Tests/vm/prepare.sh"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run bash Tests/vm/prepare.sh"
+command -v "$vm_qemu" >/dev/null || die "$vm_qemu missing: run bash Tests/vm/prepare.sh"
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -75,12 +81,42 @@ copy_lib() {   # copy_lib PATH: the file (symlinks resolved) at the same path in
   mkdir -p "$root$(dirname "$src")"
   cp -L "$src" "$root$src"
 }
+# sysroot_libs BIN: the loader and every shared library BIN needs, found in
+# the sysroot (for a binary ldd cannot load: another architecture), as
+# paths in the sysroot; printed once each, dependencies included.
+sysroot_libs() {
+  local sysroot=$1 todo=("$2") seen=" " f lib d found interp
+  interp=$(LC_ALL=C readelf -l "$2" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+  [ -z "$interp" ] || echo "$interp"
+  while [ ${#todo[@]} -gt 0 ]; do
+    f=${todo[0]}; todo=("${todo[@]:1}")
+    for lib in $(LC_ALL=C readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+      case $seen in *" $lib "*) continue ;; esac
+      seen+="$lib "
+      found=
+      for d in /usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/lib /lib; do
+        [ -e "$sysroot$d/$lib" ] && { found=$d/$lib; break; }
+      done
+      [ -n "$found" ] || die "$(basename "$2") needs $lib, which is not in $sysroot"
+      echo "$found"
+      todo+=("$sysroot$found")
+    done
+  done
+}
 add_binary() {
   local bin=$1 name lib
   [ -f "$bin" ] && [ -x "$bin" ] || die "binary $bin not found or not executable"
   name=$(basename "$bin")
   cp -L "$bin" "$root/vm/bin/$name"
-  if ldd "$bin" >/dev/null 2>&1; then
+  if [ "$vm_arch" != amd64 ]; then
+    sysroot=${VM_SYSROOT:-$(. "$repo/deploy/cross/lib.sh" && echo "$SYSROOT")}
+    [ -e "$sysroot/.done" ] || die "no sysroot at $sysroot for the libraries of $bin (bash deploy/cross/prepare.sh sysroot)"
+    LC_ALL=C readelf -h "$bin" | grep -q AArch64 || die "$bin is not an AArch64 program"
+    while read -r lib; do
+      mkdir -p "$root$(dirname "$lib")"
+      [ -e "$root$lib" ] || cp -L "$sysroot$lib" "$root$lib"
+    done < <(sysroot_libs "$sysroot" "$bin")
+  elif ldd "$bin" >/dev/null 2>&1; then
     # "libx.so => /path (addr)", "/lib64/ld-linux-x86-64.so.2 (addr)"; skip the vdso
     while read -r lib; do
       [ -n "$lib" ] && copy_lib "$lib"
@@ -120,15 +156,15 @@ set +e
 # The uncompressed kernel (PVH entry) with qboot boots about 5 s faster under
 # TCG than the bzImage with SeaBIOS; VM_BZIMAGE=1 forces the latter.
 kernel=$kdir/vmlinuz firmware=()
-if [ "${VM_BZIMAGE:-0}" != 1 ] && [ -f "$kdir/vmlinux" ]; then
+if [ "$vm_arch" = amd64 ] && [ "${VM_BZIMAGE:-0}" != 1 ] && [ -f "$kdir/vmlinux" ]; then
   kernel=$kdir/vmlinux
   qboot=$(qemu-system-x86_64 -L help 2>/dev/null | while read -r d; do
             [ -f "$d/qboot.rom" ] && echo "$d/qboot.rom" && break; done || true)
   [ -n "$qboot" ] && firmware=(-bios "$qboot")
 fi
-qemu=(qemu-system-x86_64 -nographic -no-reboot -m 512 -smp 1 -accel tcg -nic none
+qemu=("$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 512 -smp 1 -accel tcg -nic none
       "${firmware[@]}" -kernel "$kernel" -initrd "$work/initrd.cpio"
-      -append "console=ttyS0 panic=-1 quiet")
+      -append "console=$vm_console panic=-1 quiet")
 if [ "${VM_VERBOSE:-0}" = 1 ]; then
   timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tee "$log"
   qemu_status=${PIPESTATUS[0]}
@@ -158,9 +194,15 @@ while IFS=$'\t' read -r n name; do
 done < "$work/files.list"
 
 result=$(grep -a '^VM-RESULT: ' "$log" | tail -1 | sed 's/^VM-RESULT: //' || true)
+# init.sh prints `uname -m` and `uname -r`: the guest must be the machine asked for.
+machine=$(sed -n 's/^VM-MACHINE: //p' "$log" | head -1)
+case $result in
+  PASS|FAIL*)
+    [ "${machine%% *}" = "$vm_uname_m" ] || result="FAIL the guest says uname -m '${machine%% *}', expected $vm_uname_m" ;;
+esac
 init_at=$(sed -n 's/^.*VM-INIT: uptime \([0-9.]*\) s$/\1/p' "$log" | head -1)
 end_at=$(sed -n 's/^VM-UPTIME: \([0-9.]*\) s$/\1/p' "$log" | head -1)
-summary="wall ${elapsed} s${init_at:+, /init at ${init_at} s uptime}${end_at:+, done at ${end_at} s uptime}"
+summary="${machine:-machine unknown}, wall ${elapsed} s${init_at:+, /init at ${init_at} s uptime}${end_at:+, done at ${end_at} s uptime}"
 tail_log() {
   echo "---- last 40 lines of $log:" >&2
   awk '/^VM-FILE-BEGIN /{skip = 1; f = $0; sub(/^VM-FILE-BEGIN /, "", f); print "[file " f " bytes sent]"; next} /^VM-FILE-END /{skip = 0; next} !skip' \

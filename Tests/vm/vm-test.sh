@@ -14,12 +14,19 @@
 #   --no-probe    skip the two probe runs
 #
 # Results and console logs: .cache/vm/results/<name>/.
+#
+# VM_ARCH=arm64 runs the same on an arm64 guest (Tests/vm/arch.sh): the
+# probe cross-built against Debian 13's libgpiod v2 (there is no v1 there),
+# and the scenarios with the tock binaries given (arm64 ones, e.g. the
+# arm64 package's); results in .cache/vm-arm64/results/.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${VM_CACHE:-$repo/.cache/vm}
-export VM_CACHE=$cache
+# shellcheck source=Tests/vm/arch.sh
+. "$here/arch.sh"
+cache=${VM_CACHE:-$vm_cache_default}
+export VM_CACHE=$cache VM_ARCH=$vm_arch
 
 tocks=() only='*' probe=1
 [ -z "${TOCK_BIN:-}" ] || tocks+=("$TOCK_BIN")
@@ -44,6 +51,15 @@ passed=() failed=() skipped=()
 
 # ---------------------------------------------------------------- probes
 g2=$cache/gpiod2
+build_probes_arm64() {
+  # shellcheck source=deploy/cross/lib.sh
+  . "$repo/deploy/cross/lib.sh"
+  echo "vm-test: building the probe for arm64 against Debian $TARGET_SUITE's libgpiod v2 (aarch64-linux-gnu-gcc-14)"
+  local out; out=$(root_path "$build") || { echo "vm-test: $build is not under $repo" >&2; exit 1; }
+  in_root aarch64-linux-gnu-gcc-14 --sysroot="$(root_path "$SYSROOT")" -O2 -Wall -Wextra -Werror \
+    -o "$out/probe-v2" /src/Tests/vm/probe.c -lgpiod
+  echo "vm-test: no probe-v1 on $vm_arch: Debian $TARGET_SUITE has only libgpiod v2"
+}
 build_probes() {
   echo "vm-test: building the probe against libgpiod v1 (system) and v2 ($(cat "$g2/version"))"
   # v1: the system's gpiod.h and libgpiod.so.2 (copied into the VM by ldd)
@@ -54,7 +70,7 @@ build_probes() {
     echo "vm-test: probe-v2 links a shared libgpiod; expected the static v2 library" >&2; exit 1
   fi
 }
-build_probes
+if [ "$vm_arch" = amd64 ]; then build_probes; else build_probes_arm64; fi
 
 # run NAME BINARY SCRIPT [run-in-vm options...]
 run() {
@@ -67,7 +83,9 @@ run() {
   fi
 }
 
-if [ "$probe" = 1 ]; then
+if [ "$probe" = 1 ] && [ "$vm_arch" != amd64 ]; then
+  run probe-v2 "$build/probe-v2" "$here/probe-scenario.sh" --timeout 60 --env EXPECT_API=v2
+elif [ "$probe" = 1 ]; then
   run probe-v1 "$build/probe-v1" "$here/probe-scenario.sh" --timeout 60 --env EXPECT_API=v1
   run probe-v2 "$build/probe-v2" "$here/probe-scenario.sh" --timeout 60 --env EXPECT_API=v2
 fi

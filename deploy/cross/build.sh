@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Cross-build tock for arm64 (aarch64) with Debian's Swift, in the build root
+# prepared by deploy/cross/prepare.sh: a release build linked against
+# Debian 13's libraries, the Swift runtime linked statically (nothing of
+# Swift is needed on the board).
+#
+#   deploy/cross/build.sh        writes .build-arm64/release/tock
+#
+# Needs root (chroot). Runs prepare.sh first (cached after the first time).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=deploy/cross/lib.sh
+. "$here/lib.sh"
+die() { printf 'cross-build: ERROR: %s\n' "$*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root (chroot needs it)"
+
+bash "$here/prepare.sh"
+
+scratch=.build-arm64
+inside() { root_path "$1"; }
+sysroot=$(inside "$SYSROOT")
+t=$(date +%s)
+echo "cross-build: swift build for $SWIFT_TRIPLE (swiftlang $SWIFTLANG_VERSION, sysroot $TARGET_SUITE)"
+# pkg-config (libmosquitto) reads the sysroot's .pc files, with their paths
+# moved into the sysroot.
+in_root /usr/bin/env \
+  PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig" \
+  PKG_CONFIG_LIBDIR="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig:$sysroot/usr/share/pkgconfig" \
+  sh -c 'cd /src && exec swift build -c release --static-swift-stdlib --product tock --scratch-path "$1" \
+           --swift-sdks-path "$2" --swift-sdk "$3"' \
+  sh "$scratch" "$(inside "$SDK_DIR")" "$SWIFT_TRIPLE" \
+  || die "swift build for $SWIFT_TRIPLE failed"
+bin=$repo/$scratch/release/tock
+[ -x "$bin" ] || die "no $bin after the build"
+machine=$(LC_ALL=C readelf -h "$bin" | sed -n 's/^ *Machine: *//p')
+case $machine in *AArch64*) ;; *) die "$bin is built for '$machine', not AArch64" ;; esac
+echo "cross-build: $bin ($machine) in $(( $(date +%s) - t )) s"
