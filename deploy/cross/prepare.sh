@@ -80,12 +80,25 @@ fake_dpkg_db() {
   done
 }
 
+# The fake database names every file by its absolute path (as dpkg-shlibdeps
+# looks them up): when the checkout, and so .cache/, has moved since it was
+# made, point it at where the sysroot is now.
+relocate_dpkg_db() {
+  local root=$1 was
+  was=$(cat "$root/.path" 2>/dev/null) || was=$(head -1 "$(ls "$root"/var/lib/dpkg/info/*.list | head -1)" | sed 's|/usr/.*||; s|/lib/.*||; s|/etc/.*||')
+  [ "$was" = "$root" ] && return 0
+  say "sysroot moved from $was: its package database follows"
+  sed -i "s#^$was\(/\|\$\)#$root\1#" "$root"/var/lib/dpkg/info/*.list
+  echo "$root" > "$root/.path"
+}
+
 sysroot_checked=
 prepare_sysroot() {
   [ -z "$sysroot_checked" ] || return 0
   sysroot_checked=1
   local key="$TARGET_SUITE $SYSROOT_PACKAGES"
   if [ -e "$SYSROOT/.done" ] && [ "$(cat "$SYSROOT/.done")" = "$key" ]; then
+    relocate_dpkg_db "$SYSROOT"
     say "sysroot: cached ($SYSROOT)"; return 0
   fi
   local t; t=$(date +%s)
@@ -109,6 +122,7 @@ prepare_sysroot() {
   echo "$key" > "$r/.done"
   # The fake database holds the sysroot's absolute path; it moves with the rename.
   sed -i "s|^$r|$SYSROOT|" "$r"/var/lib/dpkg/info/*.list
+  echo "$SYSROOT" > "$r/.path"
   mv "$r" "$SYSROOT"
   say "sysroot ready in $(secs "$t") s: $(grep -E '^(libc6|libgpiod3|libmosquitto1):' "$SYSROOT/versions" | paste -sd' ')"
 }
