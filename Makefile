@@ -31,7 +31,7 @@ demo-sim: build
 ## the package installed and booted under systemd in QEMU; then the same two
 ## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory mqtt-test

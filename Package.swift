@@ -5,6 +5,8 @@ import PackageDescription
 //   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), CMosquitto, TockDrivers,
 //   TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
+// Every target declares each module it imports (nothing is re-exported);
+// `make test` builds with --explicit-target-dependency-import-check error.
 let package = Package(
     name: "Tock",
     platforms: [.macOS(.v13)],
@@ -20,16 +22,16 @@ let package = Package(
     targets: [
         .target(name: "TockCore"),
         .target(name: "TockHardware", dependencies: ["TockCore"]),
-        .target(name: "TockMock", dependencies: ["TockHardware"]),
-        .target(name: "TockDrivers", dependencies: ["TockHardware"]),
+        .target(name: "TockMock", dependencies: ["TockCore", "TockHardware"]),
+        .target(name: "TockDrivers", dependencies: ["TockCore", "TockHardware"]),
         .target(name: "CTockLinux"),
         // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
         .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
-        .target(name: "TockGPIOD", dependencies: ["TockHardware", "CGpiod"]),
+        .target(name: "TockGPIOD", dependencies: ["TockCore", "TockHardware", "CGpiod"]),
         // libmosquitto (libmosquitto-dev): the MQTT link, run only with `mqtt:` configured.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "TockLinux", dependencies: [
-            "TockHardware", "CTockLinux",
+            "TockCore", "TockHardware", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [
@@ -38,14 +40,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance",
+            "TockAppliance", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
-        .testTarget(name: "TockMockTests", dependencies: ["TockMock"]),
-        .testTarget(name: "TockDriversTests", dependencies: ["TockDrivers", "TockMock"]),
-        .testTarget(name: "TockLinuxTests", dependencies: ["TockLinux"]),
-        .testTarget(name: "TockGPIODTests", dependencies: ["TockGPIOD"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockGPIOD"]),
+        .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
+        .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
+        .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLinux", "CTockLinux"]),
+        .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]
 )

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import TockCore
 import TockLinux
+import TockHardware
 
 /// One MQTT connection (libmosquitto) driven by the appliance's own reactor:
 /// no blocking call on the loop (the MQTT 5 connect runs on a thread of its

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// An HT16K33 "RAM mapping 16*8 LED controller driver" on I2C, wired as
 /// Adafruit's 0.56" 4-digit 7-segment backpack (default address 0x70).

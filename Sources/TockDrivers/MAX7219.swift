@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// A MAX7219 "serially interfaced, 8-digit LED display driver" on SPI, as
 /// on the common 8-digit 7-segment modules.

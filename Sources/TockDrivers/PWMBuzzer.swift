@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// A passive buzzer (a piezo or magnetic transducer without its own
 /// oscillator) on a hardware PWM channel: a tone of f Hz is a square wave

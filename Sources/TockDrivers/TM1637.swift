@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// A TM1637 "LED drive control special circuit" on two GPIO lines (CLK,
 /// DIO), as fitted to the common 4-digit clock modules.

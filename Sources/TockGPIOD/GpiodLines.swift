@@ -1,6 +1,7 @@
 import CGpiod
 import Foundation
 import TockHardware
+import TockCore
 
 /// The libgpiod API Tock was built against.
 public enum Libgpiod {

@@ -1,4 +1,4 @@
-@_exported import TockCore
+import TockCore
 
 /// One level change on an input line, with the time the backend saw it
 /// (the kernel's event timestamp for GPIO, on the appliance's monotonic

@@ -1,3 +1,4 @@
+import TockCore
 /// A digital output line in domain terms: `true` is active (LED lit,
 /// buzzer sounding), polarity already applied by the backend.
 public protocol DigitalOutput: AnyObject {

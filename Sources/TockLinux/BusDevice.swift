@@ -1,5 +1,7 @@
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// A bus character device (`/dev/i2c-N`, `/dev/spidevB.C`) opened
 /// read-write; one owner, closed exactly once. Opening says what to do when

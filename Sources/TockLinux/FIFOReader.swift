@@ -1,5 +1,7 @@
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// A named pipe read without blocking, for feeding text to the event loop
 /// (`tock run --mock-input`). One owner, closed exactly once.

@@ -1,6 +1,8 @@
 import CTockLinux
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// One device on an I2C bus through the kernel's i2c-dev interface
 /// (Documentation/i2c/dev-interface.rst): `/dev/i2c-N` opened, the

@@ -1,4 +1,6 @@
 import Glibc
+import TockCore
+import TockHardware
 
 /// The real `Delay` for bit-banged buses: waits on `CLOCK_MONOTONIC`.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import SystemPackage
+import TockCore
 
 /// The appliance's single-threaded event loop: one epoll instance waiting
 /// on a `CLOCK_BOOTTIME` timerfd (the next monotonic deadline), a

@@ -1,6 +1,8 @@
 import CTockLinux
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// One device on an SPI bus through the kernel's spidev interface
 /// (Documentation/spi/spidev.rst): `/dev/spidevB.C` opened, mode, word

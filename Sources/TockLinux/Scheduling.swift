@@ -1,5 +1,7 @@
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// The process's CPU scheduling: a real-time policy so a busy machine does
 /// not delay the alarm, or a nice value. sched(7).

@@ -1,5 +1,7 @@
 import Glibc
 import SystemPackage
+import TockCore
+import TockHardware
 
 /// A hardware PWM channel through the kernel's sysfs interface
 /// (Documentation/driver-api/pwm.rst, "Using PWMs with the sysfs

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TockCore
 
 /// The kernel's clocks, read for the core: `CLOCK_BOOTTIME` for durations
 /// and `CLOCK_REALTIME` for civil time.

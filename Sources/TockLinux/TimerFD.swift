@@ -1,6 +1,7 @@
 import CTockLinux
 import Glibc
 import SystemPackage
+import TockCore
 
 /// An owning timerfd (timerfd_create(2)): a one-shot timer on an absolute
 /// deadline whose expiry makes the descriptor readable, so an epoll loop

@@ -1,2 +1,2 @@
 // TockLinux: the Linux side of the appliance (epoll, timerfd, signalfd, clocks, terminal).
-@_exported import TockHardware
+import TockHardware

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// An HT16K33 on Adafruit's 4-digit 7-segment backpack behind a mock I2C
 /// device: it interprets every write as the chip would (HT16K33 datasheet,

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// An input line driven like a wire: tests and the simulator press,
 /// release and chatter it; every level change becomes an `Edge` with the

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// Where mock outputs get their timestamps: the clock the test or the
 /// simulator runs on.

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// A MAX7219 on an 8-digit 7-segment module behind a mock SPI device: it
 /// interprets each 16-bit word as the chip would (MAX7219 datasheet,

@@ -1,4 +1,5 @@
 import TockHardware
+import TockCore
 
 /// A TM1637 at the end of two mock wires: it watches every CLK and DIO
 /// change the driver makes, recognises start and stop, clocks bits in on

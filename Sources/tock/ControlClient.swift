@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TockAppliance
 import TockLinux
+import TockCore
 
 /// The command line's end of the control socket. Every step is bounded,
 /// so that no service (stopped with SIGSTOP, wedged, or not tock at all)

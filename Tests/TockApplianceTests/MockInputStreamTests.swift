@@ -5,6 +5,7 @@ import Testing
 import TockAppliance
 import TockCore
 import TockLinux
+import TockHardware
 
 /// The `--mock-input` protocol: parsing, and edges read through a real
 /// named pipe as the event loop reads them.

@@ -2,6 +2,7 @@ import Testing
 import TockHardware
 import TockMock
 @testable import TockDrivers
+import TockCore
 
 @Suite struct HT16K33Tests {
     let chip = MockHT16K33()

@@ -2,6 +2,7 @@ import Testing
 import TockHardware
 import TockMock
 @testable import TockDrivers
+import TockCore
 
 @Suite struct MAX7219Tests {
     let chip = MockMAX7219()

@@ -1,6 +1,7 @@
 import Glibc
 import SystemPackage
 import Testing
+import TockCore
 @testable import TockLinux
 
 @Suite(.serialized)

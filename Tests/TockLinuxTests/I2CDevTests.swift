@@ -1,5 +1,7 @@
 import Testing
 @testable import TockLinux
+import TockCore
+import TockHardware
 
 @Suite struct I2CDevTests {
     @Test func aMissingBusSaysHowToEnableI2C() {

@@ -2,6 +2,7 @@ import Glibc
 import SystemPackage
 import Testing
 @testable import TockLinux
+import TockCore
 
 /// The reactor against the real kernel: timerfds, signalfd, epoll. Every
 /// wait is bounded by a timer the test arms; timings are printed, and only

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TockLinux
+import TockCore
+import TockHardware
 
 /// A pwm class tree of plain files in a temporary directory.
 final class FakePWMTree {

@@ -1,6 +1,7 @@
 import Glibc
 import SystemPackage
 @testable import TockLinux
+import TockCore
 
 /// Ends a reactor's run at a boottime instant through a second timerfd the
 /// reactor watches: a bounded wait done by epoll itself, no sleeping.

@@ -2,6 +2,7 @@ import Glibc
 import SystemPackage
 import Testing
 @testable import TockLinux
+import TockCore
 
 @Suite(.serialized)
 struct TimerFDTests {

@@ -1,6 +1,7 @@
 import Testing
 import TockHardware
 @testable import TockMock
+import TockCore
 
 @Suite struct MockPanelTests {
     @Test func drivingALineDeliversOneEdgePerLevelChange() {
