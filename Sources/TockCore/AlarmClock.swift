@@ -159,15 +159,20 @@ public struct AlarmClock: Sendable {
         return notices
     }
 
+    /// How far ahead of the clock an alarm can be handled: skip-next marks
+    /// the next occurrence, at most a week away (a day for a zone's shifts
+    /// besides). A mark further ahead means a clock was wrong.
+    static let furthestMark: Duration = .seconds(8 * 86_400)
+
     /// The wall clock was stepped. What a step forward jumped over is
     /// decided by the loop in `advance` like any late occurrence (less than
     /// `ringFor` late rings, anything older is missed), but rings from now:
     /// it was never heard. Back: nothing already handled rings again,
-    /// unless the clock went back more than a day before it, which means it
-    /// was wrong before.
+    /// unless the clock went back further than any mark can be ahead
+    /// (`furthestMark`), which means it was wrong before.
     private mutating func stepped(to now: Now) {
         lookMonotonic = now.monotonic
-        for i in entries.indices where entries[i].handledThrough > now.wall + .seconds(86_400) {
+        for i in entries.indices where entries[i].handledThrough > now.wall + Self.furthestMark {
             entries[i].handledThrough = now.wall
             entries[i] = scheduled(entries[i])
         }
@@ -238,10 +243,10 @@ public struct AlarmClock: Sendable {
             entries = s.items.compactMap { item in
                 guard let m = try? DailyAlarm.parseTime(item.at), let d = try? DailyAlarm.parseDays([item.days]) else { return nil }
                 let a = DailyAlarm(minute: m, days: d, label: item.label, enabled: item.enabled)
-                // As after a step back (`stepped(to:)`): a mark more than a
-                // day ahead of the clock means one of the two clocks was wrong.
+                // As after a step back (`stepped(to:)`): a mark further ahead
+                // than skip-next can set one means a clock was wrong.
                 let saved = WallTime(nanoseconds: item.handled)
-                return scheduled(Entry(alarm: a, handledThrough: saved > now.wall + .seconds(86_400) ? now.wall : saved))
+                return scheduled(Entry(alarm: a, handledThrough: saved > now.wall + Self.furthestMark ? now.wall : saved))
             }
         }
         let ring = Ring(minute: s.minute ?? 0, labels: s.labels ?? [])

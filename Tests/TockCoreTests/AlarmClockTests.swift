@@ -305,6 +305,21 @@ import Testing
         #expect(throws: Appliance.Refusal.self) { try v.core.editAlarms(.remove(3), at: v.clock) }
     }
 
+    /// A skip made days ahead survives a restart, and the state is not
+    /// taken for one saved by a clock that was ahead.
+    @Test func aSkipDaysAheadSurvivesARestart() throws {
+        let start = local(2026, 11, 24, 7, 0)  // a Tuesday
+        var v = VirtualAppliance(settings([alarm("06:45", "mon")]), epoch: start)
+        v.take(try v.core.editAlarms(.skipNext(1), at: v.clock))  // Monday the 30th
+        v.run(to: 1)
+        let saved = v.persisted.last!
+        #expect(!saved.isFromTheFuture(at: start + .seconds(1)))
+        var b = VirtualAppliance(settings([alarm("06:45", "mon")]), epoch: start + .seconds(1), restoring: saved)
+        #expect(b.core.alarms.entries[0].next == local(2026, 12, 7, 6, 45))
+        b.run(to: 7 * 86_400)
+        #expect(b.rang.isEmpty)
+    }
+
     // MARK: - Progress whatever happens
 
     /// Random presses, holds, flips and clock steps over 20 virtual minutes,
