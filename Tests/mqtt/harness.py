@@ -625,15 +625,20 @@ class SlowProxy:
                 continue
             except OSError:
                 return
-            try:
-                up = socket.create_connection(self.upstream, timeout=5)
-            except OSError:
-                down.close()
-                continue
-            self.connections += 1
-            self._socks += [down, up]
-            for src, dst, key in ((down, up, "up"), (up, down, "down")):
-                threading.Thread(target=self._pump, args=(src, dst, key), daemon=True).start()
+            self._serve(down)
+
+    def _serve(self, down, first=b""):
+        """Connect `down` to the broker (after sending it `first`) and pump."""
+        try:
+            up = socket.create_connection(self.upstream, timeout=5)
+            up.sendall(first)
+        except OSError:
+            down.close()
+            return
+        self.connections += 1
+        self._socks += [down, up]
+        for src, dst, key in ((down, up, "up"), (up, down, "down")):
+            threading.Thread(target=self._pump, args=(src, dst, key), daemon=True).start()
 
     def _pump(self, src, dst, key):
         src.settimeout(0.2)
@@ -678,35 +683,19 @@ class Mqtt311OnlyProxy(SlowProxy):
         self.refused_v5 = 0
         super().__init__(upstream_host, upstream_port, delay=0, chunk=65536)
 
-    def _accept(self):
-        while not self._stop.is_set():
-            try:
-                down, _ = self.listener.accept()
-            except socket.timeout:
-                continue
-            except OSError:
-                return
-            down.settimeout(5)
-            try:
-                head = down.recv(9)  # fixed header (2 bytes for a short CONNECT), "\0\4MQTT", level
-            except OSError:
-                down.close()
-                continue
-            if len(head) >= 9 and head[0] == 0x10 and head[2:8] == b"\x00\x04MQTT" and head[8] == 5:
-                self.refused_v5 += 1
-                down.sendall(b"\x20\x02\x00\x01")
-                down.close()
-                continue
-            try:
-                up = socket.create_connection(self.upstream, timeout=5)
-                up.sendall(head)
-            except OSError:
-                down.close()
-                continue
-            self.connections += 1
-            self._socks += [down, up]
-            for src, dst, key in ((down, up, "up"), (up, down, "down")):
-                threading.Thread(target=self._pump, args=(src, dst, key), daemon=True).start()
+    def _serve(self, down, first=b""):
+        down.settimeout(5)
+        try:
+            head = down.recv(9)  # fixed header (2 bytes for a short CONNECT), "\0\4MQTT", level
+        except OSError:
+            down.close()
+            return
+        if len(head) >= 9 and head[0] == 0x10 and head[2:8] == b"\x00\x04MQTT" and head[8] == 5:
+            self.refused_v5 += 1
+            down.sendall(b"\x20\x02\x00\x01")
+            down.close()
+            return
+        super()._serve(down, head)
 
 
 # ---------------------------------------------------------------- partition

@@ -163,14 +163,14 @@ wait_for() {
   done
   return 1
 }
-report() {   # the agent's checks from the log of boot N
-  local line
+report() {   # the checks of boot N from its log (lines "PREFIX PASS ..."/"PREFIX FAIL ...", default AGENT-CHECK)
+  local line prefix=${2:-AGENT-CHECK}
   while IFS= read -r line; do
     case $line in
-      "AGENT-CHECK PASS "*) ok "boot $1: ${line#AGENT-CHECK PASS }" ;;
-      "AGENT-CHECK FAIL "*) bad "boot $1: ${line#AGENT-CHECK FAIL }" ;;
+      "$prefix PASS "*) ok "boot $1: ${line#"$prefix" PASS }" ;;
+      "$prefix FAIL "*) bad "boot $1: ${line#"$prefix" FAIL }" ;;
     esac
-  done < <(tr -d '\r' < "$log" | grep -a '^AGENT-CHECK ')
+  done < <(tr -d '\r' < "$log" | grep -a "^$prefix ")
 }
 console_tail() {
   echo "---- last 40 lines of $log:"
@@ -193,12 +193,7 @@ if [ "$vm_arch" != amd64 ]; then
   boot 0 systemd.unit=tock-test-install.target
   if wait_for '^INSTALL-DONE' "$boot_timeout"; then
     echo "systemd-test: boot 0 (install) done ($(secs "$t") s after QEMU started)"
-    while IFS= read -r line; do
-      case $line in
-        "INSTALL-CHECK PASS "*) ok "boot 0: ${line#INSTALL-CHECK PASS }" ;;
-        "INSTALL-CHECK FAIL "*) bad "boot 0: ${line#INSTALL-CHECK FAIL }" ;;
-      esac
-    done < <(tr -d '\r' < "$log" | grep -a '^INSTALL-CHECK ')
+    report 0 INSTALL-CHECK
     tr -d '\r' < "$log" | grep -a '^INSTALL:' > "$results/apt-install.log"
     end=$((SECONDS + 90))
     while kill -0 "$qpid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.5; done
