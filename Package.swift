@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockCore", "TockHardware"]),
         .target(name: "TockDrivers", dependencies: ["TockCore", "TockHardware"]),
+        // The loop protocol, its timers and the virtual loop (simulator, tests).
+        .target(name: "TockLoop", dependencies: ["TockCore"]),
         .target(name: "CTockLinux"),
         // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
         .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
@@ -31,7 +33,7 @@ let package = Package(
         // libmosquitto (libmosquitto-dev): the MQTT link, run only with `mqtt:` configured.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "TockLinux", dependencies: [
-            "TockCore", "TockHardware", "CTockLinux",
+            "TockCore", "TockHardware", "TockLoop", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TockAppliance", dependencies: [
@@ -46,7 +48,8 @@ let package = Package(
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
-        .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLinux", "CTockLinux"]),
+        .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop"]),
+        .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]

@@ -1,6 +1,7 @@
 import Glibc
 import SystemPackage
 import TockCore
+import TockLoop
 
 /// The appliance's single-threaded event loop: one epoll instance waiting
 /// on a `CLOCK_BOOTTIME` timerfd (the next monotonic deadline), a
@@ -12,7 +13,7 @@ import TockCore
 ///
 /// Create it before any other thread starts and run it on that thread
 /// (see `SignalFD`).
-public final class Reactor {
+public final class Reactor: EventLoop {
     /// Counters for tests, benchmarks and the status log.
     public struct Stats: Equatable, Sendable {
         /// Returns from `epoll_wait` with at least one ready descriptor.
@@ -46,6 +47,11 @@ public final class Reactor {
     public var onDeadlineWake: ((_ deadline: Instant, _ woke: Instant) -> Void)?
 
     public private(set) var stats = Stats()
+    /// The parts' timers: after each wake-up the earliest of each clock is
+    /// armed on the timerfds (see `EventLoop`).
+    public let timers = TimerQueue()
+    private let clock = SystemClock()
+    private var stepHandlers: [() -> Void] = []
 
     private let epoll: Epoll
     private let boottimeTimer: TimerFD
@@ -89,6 +95,10 @@ public final class Reactor {
         try epoll.modify(FileDescriptor(rawValue: fd), writable: writable)
     }
 
+    public func now() -> Now { clock.now() }
+
+    public func onClockStep(_ handler: @escaping () -> Void) { stepHandlers.append(handler) }
+
     /// Stops watching `fd`; call it before closing `fd`. A handler may
     /// unwatch descriptors, its own included.
     public func unwatch(_ fd: CInt) throws {
@@ -124,12 +134,14 @@ public final class Reactor {
             if stepFoundWhileArming {
                 stepFoundWhileArming = false
                 stats.clockSteps += 1
-                onClockStepped?()
+                clockWasStepped()
+                try armTimers()
                 continue
             }
             let ready = try epoll.wait(timeout: nil)
             let woke = onDeadlineWake == nil ? nil : Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME))
             try dispatch(ready, wokeAt: woke)
+            try armTimers()
         }
     }
 
@@ -180,8 +192,26 @@ public final class Reactor {
             // Looked up now: an earlier handler may have unwatched it.
             handlers[fd]?()
         }
-        if clockStepped { onClockStepped?() }
+        if clockStepped { clockWasStepped() }
         if deadlinePassed { onTimer?() }
+        timers.fireDue(clock.now())
+    }
+
+    private func clockWasStepped() {
+        onClockStepped?()
+        for h in stepHandlers { h() }
+    }
+
+    /// Arms the timerfds for the earliest timers. A deadline the kernel has
+    /// delivered was consumed by the timers it fired: one scheduled again
+    /// for that same instant is a new wake-up (a part that keeps asking
+    /// for a past instant must not, see `Shell`).
+    private func armTimers() throws {
+        guard timers.scheduled > 0 else { return }  // armed by hand (`arm`), or nothing to arm
+        if case .delivered = monotonicDeadline { monotonicDeadline = .disarmed }
+        if case .delivered = wallDeadline { wallDeadline = .disarmed }
+        let e = timers.earliest
+        try arm(monotonic: e.monotonic, wall: e.wall)
     }
 
     private func drain(_ timer: TimerFD, _ state: inout DeadlineState) throws -> Bool {

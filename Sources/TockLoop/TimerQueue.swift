@@ -1,0 +1,176 @@
+import TockCore
+
+/// One deadline of one part (a connection's idle limit, a reconnect, the
+/// next display change). Scheduling it again replaces its deadline;
+/// `schedule(nil)` cancels it.
+public final class LoopTimer {
+    public fileprivate(set) var deadline: Deadline?
+    fileprivate unowned let queue: TimerQueue
+    fileprivate let fire: () -> Void
+    /// Bumped at each scheduling: the queue's older entries become stale.
+    fileprivate var generation = 0
+
+    fileprivate init(queue: TimerQueue, fire: @escaping () -> Void) {
+        self.queue = queue
+        self.fire = fire
+    }
+
+    public func schedule(_ deadline: Deadline?) { queue.schedule(self, deadline) }
+    public func schedule(at instant: Instant?) { schedule(instant.map(Deadline.monotonic)) }
+    public func schedule(atWall wall: WallTime?) { schedule(wall.map(Deadline.wall)) }
+    public func cancel() { schedule(nil) }
+}
+
+/// The timers of one loop, as two binary heaps (monotonic deadlines, wall
+/// deadlines), each ordered by (deadline, scheduling order). A timer
+/// scheduled again leaves its old entry behind, skipped when it surfaces
+/// and swept when stale entries outnumber live ones; each operation costs
+/// O(log n) however many one-shot timers a script schedules.
+public final class TimerQueue {
+    private struct Entry {
+        var at: Int64
+        var seq: Int
+        var generation: Int
+        var timer: LoopTimer
+    }
+
+    private var monotonic = Heap()
+    private var wall = Heap()
+    private var seq = 0
+    /// Timers fired so far, and deadlines scheduled (tests and benchmarks).
+    public private(set) var fired = 0
+    public private(set) var scheduled = 0
+
+    public init() {}
+
+    public func makeTimer(_ fire: @escaping () -> Void) -> LoopTimer { LoopTimer(queue: self, fire: fire) }
+
+    fileprivate func schedule(_ timer: LoopTimer, _ deadline: Deadline?) {
+        guard timer.deadline != deadline else { return }
+        timer.deadline = deadline
+        timer.generation += 1
+        guard let deadline else { return }
+        seq += 1
+        scheduled += 1
+        switch deadline {
+        case .monotonic(let t): monotonic.push(Entry(at: t.nanoseconds, seq: seq, generation: timer.generation, timer: timer))
+        case .wall(let w): wall.push(Entry(at: w.nanoseconds, seq: seq, generation: timer.generation, timer: timer))
+        }
+    }
+
+    /// The earliest deadline on each clock, for arming the kernel's timers.
+    public var earliest: (monotonic: Instant?, wall: WallTime?) {
+        (monotonic.top.map { Instant(nanoseconds: $0.at) }, wall.top.map { WallTime(nanoseconds: $0.at) })
+    }
+
+    /// When the next timer is due, on the monotonic clock as the clocks read `now`.
+    public func next(_ now: Now) -> Instant? {
+        let m = monotonic.top.map { Instant(nanoseconds: $0.at) }
+        let w = wall.top.map { now.monotonic(at: WallTime(nanoseconds: $0.at)) }
+        return [m, w].compactMap { $0 }.min()
+    }
+
+    /// Fires the first timer due at `now`, if any: earliest deadline first,
+    /// then the one scheduled first. Returns whether one fired.
+    @discardableResult
+    public func fireNext(_ now: Now) -> Bool { fireNext(now, scheduledBy: .max) }
+
+    private func fireNext(_ now: Now, scheduledBy limit: Int) -> Bool {
+        let m = monotonic.top.flatMap { $0.at <= now.monotonic.nanoseconds && $0.seq <= limit ? $0 : nil }
+        let w = wall.top.flatMap { $0.at <= now.wall.nanoseconds && $0.seq <= limit ? $0 : nil }
+        let entry: Entry
+        switch (m, w) {
+        case (nil, nil): return false
+        case (_?, nil): entry = monotonic.pop()
+        case (nil, _?): entry = wall.pop()
+        case (let m?, let w?):
+            // Both due: the one that fell due first (its instant as now reads), then the older.
+            let wm = now.monotonic(at: WallTime(nanoseconds: w.at)).nanoseconds
+            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.pop() : wall.pop()
+        }
+        let timer = entry.timer
+        timer.deadline = nil
+        timer.generation += 1
+        fired += 1
+        timer.fire()
+        return true
+    }
+
+    /// Fires the timers due at `now` that were scheduled before this call,
+    /// in order (the real loop's one turn). A timer that schedules itself
+    /// for `now` again fires at the next turn, so a part with a backlog
+    /// (commands waiting) takes one item per turn and never holds the loop.
+    @discardableResult
+    public func fireDue(_ now: Now) -> Int {
+        let limit = seq
+        var n = 0
+        while fireNext(now, scheduledBy: limit) { n += 1 }
+        return n
+    }
+
+    /// A min-heap of entries by (at, seq) that drops stale entries as they
+    /// surface and sweeps them when they are most of it.
+    private struct Heap {
+        private var items: [Entry] = []
+
+        var top: Entry? {
+            mutating get {
+                while let first = items.first, first.generation != first.timer.generation { _ = popRaw() }
+                return items.first
+            }
+        }
+
+        mutating func push(_ e: Entry) {
+            items.append(e)
+            up(items.count - 1)
+            if items.count > 64, items.count % 64 == 0 { sweep() }
+        }
+
+        mutating func pop() -> Entry {
+            _ = top
+            return popRaw()
+        }
+
+        private mutating func popRaw() -> Entry {
+            let first = items[0]
+            let last = items.removeLast()
+            if !items.isEmpty {
+                items[0] = last
+                down(0)
+            }
+            return first
+        }
+
+        private mutating func sweep() {
+            let live = items.filter { $0.generation == $0.timer.generation }
+            guard live.count * 2 < items.count else { return }
+            items = []
+            for e in live.sorted(by: Self.before) { items.append(e) }  // sorted is a heap
+        }
+
+        private static func before(_ a: Entry, _ b: Entry) -> Bool { (a.at, a.seq) < (b.at, b.seq) }
+
+        private mutating func up(_ i: Int) {
+            var i = i
+            while i > 0 {
+                let p = (i - 1) / 2
+                guard Self.before(items[i], items[p]) else { return }
+                items.swapAt(i, p)
+                i = p
+            }
+        }
+
+        private mutating func down(_ i: Int) {
+            var i = i
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count, Self.before(items[l], items[m]) { m = l }
+                if r < items.count, Self.before(items[r], items[m]) { m = r }
+                guard m != i else { return }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+    }
+}
