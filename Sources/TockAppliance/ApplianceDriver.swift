@@ -1,21 +1,26 @@
 import Logging
 import TockCore
 import TockHardware
+import TockLoop
 
 /// The imperative shell around the core: feeds it events with "now" from
-/// the clock it was given, and carries its commands out to the display,
-/// the buzzer, the LEDs, the trace and the wake-up scheduler. The same
-/// driver runs under the real reactor and under virtual time.
+/// its loop, and carries its commands out to the display, the buzzer, the
+/// LEDs and the trace; the core's wake-ups are its own two timers on the
+/// loop. The same driver runs on the real reactor and on virtual time.
 public final class ApplianceDriver {
     public private(set) var core: Appliance
-    private let clock: () -> Now
+    private let loop: any EventLoop
+    /// The core's next wake-up on each clock, and the one last delivered:
+    /// a core that hands a delivered deadline back is not woken again for it.
+    private var wakeMonotonic: LoopTimer!
+    private var wakeWall: LoopTimer!
+    private var asked: (monotonic: Instant?, wall: WallTime?)
+    private var delivered: (monotonic: Instant?, wall: WallTime?)
     private let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
     private let log: Logger
     public var trace: TraceWriter?
-    /// Called with the wake-up deadlines after every event.
-    public var onWake: ((Instant?, WallTime?) -> Void)?
     /// Called with each new state to remember across a restart.
     public var onPersist: ((Snapshot) -> Void)?
     /// Called with every batch of commands (for screens and status).
@@ -29,15 +34,30 @@ public final class ApplianceDriver {
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
 
-    public init(core: Appliance, clock: @escaping () -> Now, display: any SegmentDisplay, sounder: any Sounder,
+    public init(core: Appliance, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
         self.core = core
-        self.clock = clock
+        self.loop = loop
         self.display = display
         self.sounder = sounder
         self.leds = leds
         self.log = log
+        wakeMonotonic = loop.makeTimer { [unowned self] in
+            delivered.monotonic = asked.monotonic
+            tick()
+        }
+        wakeWall = loop.makeTimer { [unowned self] in
+            delivered.wall = asked.wall
+            tick()
+        }
+        loop.onClockStep { [unowned self] in
+            // After a step back a delivered calendar deadline may lie ahead again.
+            delivered.wall = nil
+            clockStepped()
+        }
     }
+
+    private func clock() -> Now { loop.now() }
 
     /// Drive the buzzer off first (whatever a crash left behind), then show
     /// the initial state.
@@ -121,7 +141,7 @@ public final class ApplianceDriver {
             case .led(let name, let lit):
                 if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
             case .wake(let m, let w):
-                onWake?(m, w)
+                wake(monotonic: m, wall: w)
             case .persist(let s):
                 onPersist?(s)
             case .alarm(let notice):
@@ -131,6 +151,19 @@ public final class ApplianceDriver {
             }
         }
         onCommands?(commands)
+    }
+
+    private func wake(monotonic m: Instant?, wall w: WallTime?) {
+        if m == nil || m != delivered.monotonic {
+            delivered.monotonic = nil
+            asked.monotonic = m
+            wakeMonotonic.schedule(at: m)
+        }
+        if w == nil || w != delivered.wall {
+            delivered.wall = nil
+            asked.wall = w
+            wakeWall.schedule(atWall: w)
+        }
     }
 
     /// A failing output is logged once and the appliance keeps running: a

@@ -3,6 +3,7 @@ import Logging
 import SystemPackage
 import TockCore
 import TockLinux
+import TockLoop
 
 /// The local control socket: newline-delimited JSON requests and replies,
 /// served from the reactor's one thread. A client can never block or
@@ -24,16 +25,13 @@ final class ControlServer {
     }
 
     private let listener: UnixListener
-    private let reactor: Reactor
+    private let loop: any EventLoop
     private let service: ControlService
     private let log: Logger
-    private let now: () -> Instant
     private var clients: [CInt: Client] = [:]
     private var slots: ControlSlots
-    /// Called after the server has done anything (the runtime re-arms its
-    /// timer: a request may have started a count, a new connection needs
-    /// its deadline).
-    var onActivity: (() -> Void)?
+    /// When the connection that runs out of time first does.
+    private var expiry: LoopTimer!
 
     /// Bind the socket at `path`; separate from `init` so that the runtime
     /// can claim the path before it opens any hardware.
@@ -41,26 +39,29 @@ final class ControlServer {
         do { return try UnixListener(path: path) } catch { throw ControlSocketError(path: path, errno: error) }
     }
 
-    init(listener: UnixListener, reactor: Reactor, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5),
-         now: @escaping () -> Instant) throws {
+    init(listener: UnixListener, loop: any EventLoop, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5)) throws {
         slots = ControlSlots(capacity: Self.maxConnections, idleLimit: idleLimit)
         self.listener = listener
-        self.reactor = reactor
+        self.loop = loop
         self.service = service
         self.log = log
-        self.now = now
-        try reactor.watch(listener.descriptor.rawValue) { [unowned self] in
+        expiry = loop.makeTimer { [unowned self] in
+            expire()
+            rearm()
+        }
+        try loop.watch(listener.descriptor.rawValue) { [unowned self] in
             acceptAll()
-            onActivity?()
+            rearm()
         }
     }
 
-    /// When the next connection runs out of time.
-    var deadline: Instant? { slots.deadline }
+    private func now() -> Instant { loop.now().monotonic }
+
+    private func rearm() { expiry.schedule(at: slots.deadline) }
 
     /// Drop connections that stayed silent, or left a request unfinished,
     /// for too long.
-    func expire() {
+    private func expire() {
         let limit = DurationText.format(idleLimit)
         for (fd, why) in slots.expire(at: now()) {
             guard let c = clients[fd] else { continue }
@@ -90,8 +91,9 @@ final class ControlServer {
 
     func close() {
         for fd in Array(clients.keys) { drop(fd) }
-        try? reactor.unwatch(listener.descriptor.rawValue)
+        try? loop.unwatch(listener.descriptor.rawValue)
         listener.close()
+        expiry.cancel()
     }
 
     private func acceptAll() {
@@ -105,9 +107,9 @@ final class ControlServer {
             }
             clients[fd] = client
             do {
-                try reactor.watch(fd) { [unowned self] in
+                try loop.watch(fd) { [unowned self] in
                     readable(fd)
-                    onActivity?()
+                    rearm()
                 }
             } catch {
                 drop(fd)
@@ -156,7 +158,7 @@ final class ControlServer {
     private func drop(_ fd: CInt) {
         slots.remove(fd)
         guard let c = clients.removeValue(forKey: fd) else { return }
-        try? reactor.unwatch(fd)
+        try? loop.unwatch(fd)
         c.connection.close()
     }
 }

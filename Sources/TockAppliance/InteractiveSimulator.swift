@@ -3,6 +3,7 @@ import Logging
 import TockCore
 import TockHardware
 import TockLinux
+import TockLoop
 import TockMock
 
 /// The desk simulator in a terminal: the real core, driver and reactor in
@@ -29,10 +30,6 @@ public final class InteractiveSimulator {
 
     private let config: ApplianceConfig
     private let tracePath: String?
-    private let clock = SystemClock()
-    private let panel: MockPanel
-    private var releases: [(at: Instant, input: MockInput)] = []
-    private var wake: (Instant?, WallTime?) = (nil, nil)
     private var screen = ""
     /// Colours unless NO_COLOR is set (https://no-color.org).
     private let color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -40,29 +37,27 @@ public final class InteractiveSimulator {
     public init(config: ApplianceConfig, tracePath: String?) {
         self.config = config
         self.tracePath = tracePath
-        panel = MockPanel(switchPosition: config.switchPosition)
     }
 
     public func run() throws {
         guard RawTerminal.isInteractive else { throw NotATerminal() }
         let reactor = try Reactor()
-        let display = ScreenDisplay()
-        let sounder = ScreenSounder()
-        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: { [clock] in clock.now().monotonic })) })
+        let panel = MockPanel(switchPosition: config.switchPosition)
+        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: { [reactor] in reactor.now().monotonic })) })
+        let devices = Hardware(readers: [], panel: panel, display: ScreenDisplay(), sounder: ScreenSounder(),
+                               leds: leds.mapValues { $0 as any DigitalOutput }, switchPosition: config.switchPosition, summary: "the terminal")
         var log = Logger(label: "tock.sim")
         log.logLevel = .critical  // the screen is the log
-        let start = clock.now()
-        let core = Appliance(settings: config.settings, switchPosition: config.switchPosition, at: start)
-        let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: display, sounder: sounder,
-                                     leds: leds.mapValues { $0 as any DigitalOutput }, log: log)
         let traceFile = try tracePath.map { try TraceSink(path: $0) }
-        if let traceFile {
-            driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds) {
-                traceFile.write($0)
-                traceFile.flush()
+        var setup = Host.Setup(config: config, devices: devices)
+        setup.trace = traceFile.map { file in
+            { line in
+                file.write(line)
+                file.flush()
             }
         }
-        panel.connect { driver.edge($0) }
+        let host = try Host(setup, loop: reactor, log: log)
+        let driver = host.driver
 
         let terminal = try RawTerminal()
         defer {
@@ -72,11 +67,6 @@ public final class InteractiveSimulator {
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
 
-        func rearm() {
-            let release = releases.map(\.at).min()
-            let m = [wake.0, release].compactMap { $0 }.min()
-            try? reactor.arm(monotonic: m, wall: wake.1)
-        }
         func redraw() {
             let s = SimulatorScreen.render(frame: driver.frame ?? .blank(digits: config.settings.display.digits),
                                            buzzer: driver.tone, state: driver.state ?? .ready,
@@ -86,32 +76,17 @@ public final class InteractiveSimulator {
             screen = s
             FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))
         }
-        driver.onWake = { [unowned self] m, w in wake = (m, w) }
-
-        reactor.onTimer = { [unowned self] in
-            let now = clock.now().monotonic
-            let due = releases.filter { $0.at <= now }
-            releases.removeAll { $0.at <= now }
-            for r in due { r.input.drive(active: false, at: r.at) }
-            driver.tick()
-            rearm()
-            redraw()
-        }
-        reactor.onClockStepped = {
-            driver.clockStepped()
-            rearm()
-            redraw()
-        }
+        host.onOutputs = { _ in redraw() }
         reactor.onSignal = { sig in
             if sig != SIGHUP { reactor.stop() }
         }
-        try reactor.watch(0) { [unowned self] in
+        try reactor.watch(0) { [unowned reactor] in
             let keys = terminal.readKeys()
             if terminal.inputEnded { reactor.stop(); return }  // the terminal hung up
             for key in keys {
                 if key == UInt8(ascii: "q") || key == 3 || key == 4 { reactor.stop(); return }
                 guard let (line, active, hold) = Self.keys[key] else { continue }
-                let now = clock.now().monotonic
+                let now = reactor.now().monotonic
                 switch line {
                 case .directionSwitch:
                     panel.directionSwitch.drive(active: active, at: now)
@@ -119,23 +94,20 @@ public final class InteractiveSimulator {
                     let input = panel.buttons[b]!
                     guard !input.active else { continue }
                     input.drive(active: true, at: now)
-                    releases.append((now + hold, input))
+                    // The key is let go `hold` later.
+                    reactor.schedule(at: .monotonic(now + hold)) { input.drive(active: false, at: now + hold) }
                 }
             }
-            rearm()
             redraw()
         }
 
         // The handlers refer to the reactor; drop them when the loop ends so
         // it is freed (and restores the signal mask).
         defer {
-            reactor.onTimer = nil
-            reactor.onClockStepped = nil
             reactor.onSignal = nil
             try? reactor.unwatch(0)
         }
-        driver.start()
-        rearm()
+        host.start()
         redraw()
         try reactor.run()
     }

@@ -1,19 +1,22 @@
 import Foundation
 import Logging
 import TockCore
+import TockLoop
 
 /// The appliance on MQTT: its state on retained topics under the prefix,
 /// commands on `<prefix>/cmd` answered on `<prefix>/reply` by the same
 /// rules as the control socket, Home Assistant discovery, and the fleet
-/// group (`MqttGroup`). Everything runs on the reactor's thread, timed by
-/// `MqttClient.measure`.
+/// group (`MqttGroup`). Everything runs on the loop's thread, timed by
+/// `MqttTransport.measure`.
 final class MqttBridge {
     private let config: MqttConfig
-    let client: MqttClient
+    let client: any MqttTransport
     private let driver: ApplianceDriver
     private let service: ControlService
     private let log: Logger
-    private let now: () -> Instant
+    private let loop: any EventLoop
+    /// The next waiting request's turn.
+    private var serveTimer: LoopTimer!
     let group: MqttGroup?
     /// The last value sent on each state topic (cleared on connecting, so
     /// everything is sent again).
@@ -37,15 +40,15 @@ final class MqttBridge {
     /// keeps the two equal).
     static let version = "0.1.0"
 
-    init(config: MqttConfig, client: MqttClient, driver: ApplianceDriver, service: ControlService, log: Logger,
-         clock: @escaping () -> Now) {
+    init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, driver: ApplianceDriver, service: ControlService, log: Logger) {
         self.config = config
         self.client = client
         self.driver = driver
         self.service = service
         self.log = log
-        self.now = { clock().monotonic }
-        group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, driver: driver, log: log, clock: clock) }
+        self.loop = loop
+        group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, driver: driver, log: log) }
+        serveTimer = loop.makeTimer { [unowned self] in serve() }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
         client.onMessage = { [unowned self] topic, payload, retained in
@@ -57,12 +60,15 @@ final class MqttBridge {
         }
         driver.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
-            s["mqtt"] = ["link": client.link.rawValue, "worst_stall_us": client.worstStall.nanoseconds / 1000,
-                         "worst_stall_cpu_us": client.worstStallCPU.nanoseconds / 1000,
-                         "received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped, "replies_dropped": client.dropped]
+            s["mqtt"] = client.status.merging(["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]) { a, _ in a }
             if let g = group?.status { s["group"] = g }
         }
     }
+
+    private func now() -> Instant { loop.now().monotonic }
+
+    /// Start connecting.
+    func start() { client.start() }
 
     private var commandTopic: String { "\(config.topicPrefix)/cmd" }
 
@@ -114,9 +120,6 @@ final class MqttBridge {
         }
     }
 
-    /// When the loop should come back for the next waiting command (at once).
-    var deadline: Instant? { inbox.isEmpty ? nil : now() }
-
     /// A message on `<prefix>/cmd`: checked at once (size first: a 1 MB
     /// payload is dropped here, not copied) and kept for `serve()`.
     private func receive(_ payload: UnsafeRawBufferPointer) {
@@ -134,14 +137,16 @@ final class MqttBridge {
             return
         }
         inbox.append(request)
+        serveTimer.schedule(at: now())
     }
 
-    /// Carry out the oldest waiting request (the loop calls this after the
-    /// timer's own work, once per turn). A payload that was not a request
-    /// got no reply: a flood must not become a flood of replies.
-    func serve() {
+    /// Carry out the oldest waiting request, one per turn of the loop (its
+    /// timer comes back at once while more wait). A payload that was not a
+    /// request got no reply: a flood must not become a flood of replies.
+    private func serve() {
         guard !inbox.isEmpty else { return }
         let request = inbox.removeFirst()
+        if !inbox.isEmpty { serveTimer.schedule(at: now()) }
         client.measure {
             let reply: [String: Any] = request == .watch
                 ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
@@ -169,6 +174,8 @@ final class MqttBridge {
     }
 
     func close() {
+        serveTimer.cancel()
+        group?.close()
         client.measure { client.close() }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import TockCore
 import TockLinux
+import TockLoop
 import TockHardware
 
 /// One MQTT connection (libmosquitto) driven by the appliance's own reactor:
@@ -19,13 +20,12 @@ import TockHardware
 /// while the link is down (everything is published afresh on connecting),
 /// at most `maxInFlight` QoS 1 messages await their acknowledgement, and
 /// beyond that a retained topic keeps only its latest value.
-final class MqttClient {
-    enum Link: String { case down, connecting, connected }
+final class MqttClient: MqttTransport {
 
     static let maxInFlight = 32
     static let longestBackoff: Duration = .seconds(60)
 
-    private(set) var link = Link.down
+    private(set) var link = MqttLink.down
     /// The longest time one call into the MQTT code kept the loop busy
     /// (monotonic clock: preemption by other processes included), and the
     /// most CPU time one call took (this thread's CPU clock: the code's own
@@ -34,21 +34,19 @@ final class MqttClient {
     private(set) var worstStallCPU: Duration = .zero
     /// Replies dropped because the broker was not taking messages.
     private(set) var dropped = 0
-    /// Connected: subscribe and publish everything.
     var onConnected: (() -> Void)?
-    /// A message arrived on a subscribed topic.
-    /// A message arrived; `retained` when the broker kept it from before
-    /// (sent on subscribing), not one published just now.
     var onMessage: ((_ topic: String, _ payload: UnsafeRawBufferPointer, _ retained: Bool) -> Void)?
-    /// The link went down (presses stop going through a group).
     var onDisconnected: (() -> Void)?
-    /// Called after the socket was served (the loop re-arms its deadlines).
-    var onActivity: (() -> Void)?
+    var status: [String: Any] {
+        ["link": link.rawValue, "worst_stall_us": worstStall.nanoseconds / 1000, "worst_stall_cpu_us": worstStallCPU.nanoseconds / 1000,
+         "replies_dropped": dropped]
+    }
 
     private let config: MqttConfig
-    private let reactor: Reactor
+    private let loop: any EventLoop
+    /// A reconnect, a lookup to check or a keepalive: whichever is first.
+    private var timer: LoopTimer!
     private let log: Logger
-    private let now: () -> Instant
     private let mosq: OpaquePointer
     private var watched: CInt = -1
     private var wantsWrite = false
@@ -71,12 +69,11 @@ final class MqttClient {
 
     private static let library: Void = { mosquitto_lib_init() }()
 
-    init(config: MqttConfig, reactor: Reactor, log: Logger, now: @escaping () -> Instant) throws {
+    init(config: MqttConfig, loop: any EventLoop, log: Logger) throws {
         _ = Self.library
         self.config = config
-        self.reactor = reactor
+        self.loop = loop
         self.log = log
-        self.now = now
         guard let m = mosquitto_new(config.clientID, true, nil) else {
             throw HardwareError(.io, "mqtt: cannot create the client (out of memory?)")
         }
@@ -99,7 +96,10 @@ final class MqttClient {
             MqttClient.from(me).onMessage?(String(cString: m.topic), payload, m.retain)
         }
         mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
+        timer = loop.makeTimer { [unowned self] in expire() }
     }
+
+    private func now() -> Instant { loop.now().monotonic }
 
     deinit { mosquitto_destroy(mosq) }
 
@@ -109,13 +109,13 @@ final class MqttClient {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw HardwareError(.io, "mqtt: \(what): \(Self.text(rc))") }
     }
 
-    /// When the loop must call `expire()`: a reconnect or a keepalive check.
-    var deadline: Instant? { [retryAt, nextMisc, lookupCheckAt].compactMap { $0 }.min() }
+    /// The client's own next deadline: a reconnect, a lookup or a keepalive check.
+    private var deadline: Instant? { [retryAt, nextMisc, lookupCheckAt].compactMap { $0 }.min() }
 
     /// Start connecting (it completes on the loop).
     func start() { measure { connect() } }
 
-    func expire() {
+    private func expire() {
         let t = now()
         if let r = retryAt, r <= t {
             retryAt = nil
@@ -137,7 +137,7 @@ final class MqttClient {
     /// Publish with QoS 1. Retained values are state: only the latest of
     /// each matters, so they wait for room in flight; anything else (a
     /// reply) is dropped when there is none.
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) {
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
         guard link == .connected else { return }
         if retain { waiting.removeAll { $0.topic == topic } }
         guard inFlight.count < Self.maxInFlight else {
@@ -172,6 +172,7 @@ final class MqttClient {
         let t0 = Self.nanoseconds(CLOCK_MONOTONIC), c0 = Self.nanoseconds(CLOCK_THREAD_CPUTIME_ID)
         body()
         sync()
+        timer.schedule(at: deadline)
         inCall = false
         worstStall = max(worstStall, .nanoseconds(Self.nanoseconds(CLOCK_MONOTONIC) - t0))
         worstStallCPU = max(worstStallCPU, .nanoseconds(Self.nanoseconds(CLOCK_THREAD_CPUTIME_ID) - c0))
@@ -207,12 +208,11 @@ final class MqttClient {
             do {
                 connectThread = try MqttConnectThread(mosq: mosq, host: host, port: config.port, keepalive: keepalive,
                                                       maxPacket: protocol5 ? MqttConnectThread.maxPacket : nil, owner: self,
-                                                      reactor: reactor) { [unowned self] rc, error in
+                                                      loop: loop) { [unowned self] rc, error in
                     connectThread = nil
                     measure {
                         if rc != MOSQ_ERR_SUCCESS.rawValue { failed("cannot connect to \(address) (\(Self.text(rc, errno: error)))") }
                     }
-                    onActivity?()
                 }
             } catch {
                 failed("cannot connect to \(address) (\(error))")
@@ -277,7 +277,6 @@ final class MqttClient {
             if rc == MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(mosq) >= 0 { rc = mosquitto_loop_write(mosq, 1) }
             if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
         }
-        onActivity?()
     }
 
     /// A call failed or the socket went away; nothing to do when the link
@@ -334,7 +333,7 @@ final class MqttClient {
             unwatch()
             if fd >= 0 {
                 do {
-                    try reactor.watch(fd) { [unowned self] in ready() }
+                    try loop.watch(fd) { [unowned self] in ready() }
                     watched = fd
                 } catch {
                     log.error("mqtt: cannot watch the socket: \(error)")
@@ -344,7 +343,7 @@ final class MqttClient {
         if watched >= 0 {
             let want = mosquitto_want_write(mosq)
             if want != wantsWrite {
-                try? reactor.setWritable(watched, want)
+                try? loop.setWritable(watched, want)
                 wantsWrite = want
             }
         }
@@ -359,7 +358,7 @@ final class MqttClient {
     }
 
     private func unwatch() {
-        if watched >= 0 { try? reactor.unwatch(watched) }  // EBADF once libmosquitto has closed it: the handler is gone all the same
+        if watched >= 0 { try? loop.unwatch(watched) }  // EBADF once libmosquitto has closed it: the handler is gone all the same
         watched = -1
         wantsWrite = false
     }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import TockHardware
 import TockLinux
+import TockLoop
 
 /// The MQTT connect, carrying (with MQTT 5) the CONNECT property Maximum
 /// Packet Size, so that the broker never sends this box a message larger
@@ -20,29 +21,29 @@ final class MqttConnectThread {
     /// bytes and a group message 16 KiB, with room for topic and header.
     static let maxPacket: UInt32 = 32 * 1024
 
-    private let reactor: Reactor
+    private let loop: any EventLoop
     private let readEnd: CInt
 
     /// Start the connect; `done` is called on the loop with libmosquitto's
     /// result and the errno that goes with it (the CONNACK comes later, on
     /// the socket, as usual).
-    init(mosq: OpaquePointer, host: String, port: Int, keepalive: Int, maxPacket: UInt32?, owner: AnyObject, reactor: Reactor,
+    init(mosq: OpaquePointer, host: String, port: Int, keepalive: Int, maxPacket: UInt32?, owner: AnyObject, loop: any EventLoop,
          done: @escaping (_ rc: CInt, _ errno: CInt) -> Void) throws {
         var fds: [CInt] = [-1, -1]
         guard pipe(&fds) == 0 else { throw HardwareError(.io, "mqtt: cannot make a pipe (\(String(cString: strerror(errno))))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        self.reactor = reactor
+        self.loop = loop
         readEnd = fds[0]
         let job = Job(mosq: mosq, host: host, port: CInt(port), keepalive: CInt(keepalive), maxPacket: maxPacket, writeEnd: fds[1],
                       owner: Unmanaged.passRetained(owner))
         do {
-            try reactor.watch(readEnd) { [readEnd, reactor] in
+            try loop.watch(readEnd) { [readEnd, loop] in
                 // libmosquitto's result and the thread's errno (errno is per thread).
                 var result: (rc: CInt, errno: CInt) = (MOSQ_ERR_UNKNOWN.rawValue, 0)
                 let n = read(readEnd, &result, MemoryLayout.size(ofValue: result))
                 guard n != -1 || errno != EAGAIN else { return }
-                try? reactor.unwatch(readEnd)
+                try? loop.unwatch(readEnd)
                 Glibc.close(readEnd)
                 done(n == MemoryLayout.size(ofValue: result) ? result.rc : MOSQ_ERR_UNKNOWN.rawValue, result.errno)
             }

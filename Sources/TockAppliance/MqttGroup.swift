@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TockCore
+import TockLoop
 
 /// A fleet group over MQTT: every member subscribes to one retained topic,
 /// `tock/groups/<name>`, which holds the latest press as
@@ -17,10 +18,12 @@ final class MqttGroup {
 
     private let topic: String
     private let config: MqttConfig
-    private let client: MqttClient
+    private let client: any MqttTransport
     private let driver: ApplianceDriver
     private let log: Logger
-    private let clock: () -> Now
+    private let loop: any EventLoop
+    /// The wall-clock instant of the next change to adopt.
+    private var adopt: LoopTimer!
     private var schedule = GroupSchedule()
     private var lastRefusal = ""
     private var junkReport = RateLimitedReport()
@@ -32,17 +35,19 @@ final class MqttGroup {
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
 
-    init(topic: String, config: MqttConfig, client: MqttClient, driver: ApplianceDriver, log: Logger, clock: @escaping () -> Now) {
+    init(topic: String, config: MqttConfig, client: any MqttTransport, loop: any EventLoop, driver: ApplianceDriver, log: Logger) {
         self.topic = topic
         self.config = config
         self.client = client
         self.driver = driver
         self.log = log
-        self.clock = clock
+        self.loop = loop
+        adopt = loop.makeTimer { [unowned self] in expire() }
     }
 
-    /// The wall-clock instant of the next change to adopt.
-    var wallDeadline: WallTime? { schedule.next }
+    private func clock() -> Now { loop.now() }
+
+    func close() { adopt.cancel() }
 
     var status: [String: Any] {
         var s: [String: Any] = ["name": config.group ?? "", "pending": schedule.pending.count]
@@ -122,7 +127,8 @@ final class MqttGroup {
     }
 
     /// Adopt every change whose instant has come, in order.
-    func expire() {
+    private func expire() {
+        defer { adopt.schedule(atWall: schedule.next) }
         for m in schedule.due(at: clock().wall) {
             repairRetained()
             do {

@@ -1,56 +1,52 @@
 import Logging
 import TockCore
 import TockHardware
+import TockLoop
 import TockMock
 
-/// The desk simulator on virtual time: replays a script against the real
-/// core, driver and mock panel, jumping the clock from one event to the
-/// next, and writes the trace. A whole scenario takes milliseconds.
+/// The desk simulator on virtual time: the host (core, driver, mock
+/// panel) on a `VirtualLoop`, with the script's edges and clock steps
+/// scheduled on that loop before it runs, and the trace written. A whole
+/// scenario takes milliseconds.
 public final class ScriptedSimulation {
     public let config: ApplianceConfig
     public let script: Script
     /// The virtual wall clock at t = 0.
     public let epoch: WallTime
     public let origin = Instant(nanoseconds: 1_000_000_000)
-    public private(set) var now: Instant
+    public let loop: VirtualLoop
+    public let host: Host
     public let panel: MockPanel
-    public private(set) var display: MockDisplay!
-    public private(set) var sounder: MockSounder!
-    public private(set) var driver: ApplianceDriver!
-    private var wake: (Instant?, WallTime?) = (nil, nil)
-    /// Scheduled edges: (instant, sequence, line, level).
-    private var agenda = Agenda<(at: Instant, seq: Int, input: MockInput, active: Bool)>([], by: { _, _ in false })
-    /// Scheduled steps of the wall clock.
-    private var clockSteps = Agenda<(at: Instant, seq: Int, by: Duration)>([], by: { _, _ in false })
-    /// The work of taking scheduled events in order (see `Agenda.work`).
-    var agendaWork: Int { agenda.work + clockSteps.work }
-    /// How far the wall clock has been stepped from `epoch + elapsed`.
-    public private(set) var wallOffset: Duration = .zero
-    /// Timer wake-ups taken (not counting input edges).
-    public private(set) var wakeUps = 0
+    public let display: MockDisplay
+    public let sounder: MockSounder
+    public var driver: ApplianceDriver { host.driver }
+    public var now: Instant { loop.instant }
+    /// The work of ordering the script's events (see `Agenda.work`).
+    private(set) var agendaWork = 0
+    private var started = false
 
     public init(config: ApplianceConfig, script: Script, epoch: WallTime, trace: ((String) -> Void)? = nil) {
         self.config = config
         self.script = script
         self.epoch = epoch
-        now = origin
-        panel = MockPanel(switchPosition: config.switchPosition)
-        let clock: MockClock = { [unowned self] in now }
-        display = MockDisplay(clock: clock)
-        sounder = MockSounder(clock: clock)
-        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: clock) as any DigitalOutput) })
+        let loop = VirtualLoop(origin: origin, epoch: epoch)
+        self.loop = loop
+        let clock: MockClock = { [loop] in loop.instant }
+        let devices = Hardware.mock(config, clock: clock)
+        panel = devices.panel!
+        display = devices.display as! MockDisplay
+        sounder = devices.sounder as! MockSounder
         var log = Logger(label: "tock.sim")
         log.logLevel = .warning
-        let core = Appliance(settings: config.settings, switchPosition: config.switchPosition, at: nowBoth)
-        driver = ApplianceDriver(core: core, clock: { [unowned self] in nowBoth }, display: display, sounder: sounder, leds: leds, log: log)
-        if let trace { driver.trace = TraceWriter(origin: origin, leds: config.leds, sink: trace) }
-        driver.onWake = { [unowned self] m, w in wake = (m, w) }
-        panel.connect { [unowned self] e in driver.edge(e) }
+        var setup = Host.Setup(config: config, devices: devices)
+        setup.trace = trace
+        host = try! Host(setup, loop: loop, log: log)  // no file, socket or link to fail
         schedule(script)
     }
 
-    private var nowBoth: Now { Now(monotonic: now, wall: epoch + (now - origin) + wallOffset) }
-
+    /// The script's clock steps, then its edges, each in time order, go on
+    /// the loop first: at one instant a step comes before an edge, and both
+    /// before the wake-ups the appliance asks for.
     private func schedule(_ script: Script) {
         var edges: [(at: Instant, seq: Int, input: MockInput, active: Bool)] = []
         var steps: [(at: Instant, seq: Int, by: Duration)] = []
@@ -72,8 +68,17 @@ public final class ScriptedSimulation {
                 break
             }
         }
-        agenda = Agenda(edges) { ($0.at, $0.seq) < ($1.at, $1.seq) }
-        clockSteps = Agenda(steps) { ($0.at, $0.seq) < ($1.at, $1.seq) }
+        var stepAgenda = Agenda(steps) { ($0.at, $0.seq) < ($1.at, $1.seq) }
+        while stepAgenda.first != nil {
+            let s = stepAgenda.removeFirst()
+            loop.schedule(at: .monotonic(s.at)) { [loop] in loop.stepWall(by: s.by) }
+        }
+        var edgeAgenda = Agenda(edges) { ($0.at, $0.seq) < ($1.at, $1.seq) }
+        while edgeAgenda.first != nil {
+            let e = edgeAgenda.removeFirst()
+            loop.schedule(at: .monotonic(e.at)) { e.input.drive(active: e.active, at: e.at) }
+        }
+        agendaWork = stepAgenda.work + edgeAgenda.work
     }
 
     /// Run the whole script.
@@ -84,28 +89,11 @@ public final class ScriptedSimulation {
     /// Run until the virtual clock reaches `end`, taking every scripted
     /// edge and every wake-up the appliance asks for, in time order.
     public func run(until end: Instant) {
-        if driver.state == nil { driver.start() }
-        var repeats = 0
-        while true {
-            let wakeAt = [wake.0, wake.1.map { nowBoth.monotonic(at: $0) }].compactMap { $0 }.min()
-            let edgeAt = agenda.first?.at
-            let stepAt = clockSteps.first?.at
-            guard let next = [wakeAt, edgeAt, stepAt].compactMap({ $0 }).min(), next <= end else { break }
-            repeats = next == now ? repeats + 1 : 0
-            precondition(repeats < 1000, "the appliance keeps asking to be woken at \(now)")
-            now = max(now, next)
-            if let s = stepAt, s <= now, edgeAt.map({ s <= $0 }) ?? true {
-                wallOffset = wallOffset + clockSteps.removeFirst().by
-                driver.clockStepped()
-            } else if let e = edgeAt, e <= now {
-                let item = agenda.removeFirst()
-                item.input.drive(active: item.active, at: item.at)
-            } else {
-                wakeUps += 1
-                driver.tick()
-            }
+        if !started {
+            started = true
+            host.start()
         }
-        now = max(now, end)
+        loop.run(until: end)
     }
 
     /// Advance the virtual clock by `d`, as a test would.

@@ -3,6 +3,7 @@ import Logging
 import TockCore
 import TockHardware
 import TockLinux
+import TockLoop
 
 /// `tock run`: the appliance in the foreground as systemd expects it. One
 /// thread, one epoll loop: GPIO event descriptors, the timerfds, signals.
@@ -26,9 +27,6 @@ public final class ServiceRuntime {
 
     private let options: Options
     private let log: Logger
-    private let clock = SystemClock()
-    private var wake: (Instant?, WallTime?) = (nil, nil)
-    private var nextWatchdog: Instant?
 
     public init(options: Options, log: Logger) {
         self.options = options
@@ -50,121 +48,71 @@ public final class ServiceRuntime {
         defer { lock?.release() }
         let listener = try options.controlPath.map { try ControlServer.listen(path: $0) }
         let reactor = try Reactor()
+        let clock = SystemClock()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        let hardware: Hardware
+        let devices: Hardware
         switch options.backend {
         case .mock:
             let input = try options.mockInputPath.map {
                 try MockInputStream(path: $0, switchPosition: config.switchPosition, timestamp: clock.boottimeFromMonotonic,
                                     now: { [clock] in clock.now().monotonic }, log: log)
             }
-            hardware = Hardware.mock(config, clock: { [clock] in clock.now().monotonic }, input: input)
-        case .gpiod: hardware = try Hardware.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
+            devices = Hardware.mock(config, clock: { [clock] in clock.now().monotonic }, input: input)
+        case .gpiod: devices = try Hardware.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
         }
-        log.info("hardware: \(hardware.summary)")
+        log.info("hardware: \(devices.summary)")
 
-        let store = options.statePath.map { StateStore(path: $0, log: log) }
-        let start = clock.now()
-        let saved = store?.load(at: start)
-        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: saved, at: start)
-        if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
-            log.notice("the presets in \(options.configPath ?? "the configuration") changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
-        } else if core.pendingSettings != nil {
-            log.notice("\(options.configPath ?? "the configuration") changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
-        }
-        let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: hardware.display,
-                                     sounder: hardware.sounder, leds: hardware.leds, log: log)
         let trace = try options.tracePath.map { try TraceSink(path: $0) }
-        if let trace { driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace.write) }
-        driver.onPersist = { [clock] in store?.save($0, at: clock.now().monotonic) }
-        driver.onWake = { [unowned self] m, w in wake = (m, w) }
-        hardware.panel?.connect { driver.edge($0) }
-        let service = ControlService(driver: driver, now: { [clock] in clock.now().monotonic })
-        if let store { service.statusExtras.append { $0["state_writes"] = store.writes } }
-        let control = try listener.map {
-            try ControlServer(listener: $0, reactor: reactor, service: service, log: log, idleLimit: options.controlIdleLimit,
-                              now: { [clock] in clock.now().monotonic })
-        }
-        let mqtt = try config.mqtt.map {
-            MqttBridge(config: $0, client: try MqttClient(config: $0, reactor: reactor, log: log, now: { [clock] in clock.now().monotonic }),
-                       driver: driver, service: service, log: log, clock: { [clock] in clock.now() })
-        }
+        var setup = Host.Setup(config: config, devices: devices)
+        setup.configName = options.configPath ?? setup.configName
+        setup.statePath = options.statePath
+        setup.control = listener
+        setup.controlIdleLimit = options.controlIdleLimit
+        setup.trace = trace?.write
+        Host.mqttLog = log
+        let host = try Host(setup, loop: reactor, log: log)
         let timingSink = try options.timingLogPath.map { try TraceSink(path: $0, what: "the timing log") }
         let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
-        driver.onCommands = { [clock] commands in
-            control?.publish(commands)
-            mqtt?.outputs(commands)
-            timing?.outputs(commands, doneAt: clock.now().monotonic)
+        if let timing {
+            reactor.onDeadlineWake = { timing.wake(deadline: $0, at: $1) }
+            host.onEdges = { [clock] edges in
+                let readAt = clock.now().monotonic
+                for e in edges { timing.edge(e, readAt: readAt) }
+            }
         }
-        if let timing { reactor.onDeadlineWake = { timing.wake(deadline: $0, at: $1) } }
-
+        // An input whose descriptor fails (its chip went away) would be
+        // reported readable forever: stop instead, with an error, so the
+        // service manager restarts us and the hardware is opened afresh.
+        var inputFailure: (any Error)?
+        host.onInputFailure = { error in
+            inputFailure = error
+            reactor.stop()
+        }
         var status = ""
-        func report() {
+        host.onOutputs = { [driver = host.driver, clock] commands in
+            timing?.outputs(commands, doneAt: clock.now().monotonic)
+            trace?.flush()
+            timingSink?.flush()
             let s = "\(driver.state?.rawValue ?? "starting") \(driver.frame?.text ?? "")"
             guard s != status else { return }
             status = s
             try? notifier.notify(["STATUS=\(s)"])
         }
-        func rearm() {
-            let m = [wake.0, nextWatchdog, control?.deadline, mqtt?.client.deadline, mqtt?.deadline, store?.deadline].compactMap { $0 }.min()
-            let w = [wake.1, mqtt?.group?.wallDeadline].compactMap { $0 }.min()
-            do { try reactor.arm(monotonic: m, wall: w) } catch { log.critical("cannot arm the timer: \(error)") }
-            trace?.flush()
-            timingSink?.flush()
-            report()
-        }
-        control?.onActivity = rearm
-        mqtt?.client.onActivity = rearm
-        // An input whose descriptor fails (its chip went away) would be
-        // reported readable forever: stop instead, with an error, so the
-        // service manager restarts us and the hardware is opened afresh.
-        var inputFailure: (any Error)?
-        for reader in hardware.readers {
-            try reactor.watch(reader.descriptor) { [log, clock] in
-                do {
-                    let edges = try reader.readEdges()
-                    let readAt = timing.map { _ in clock.now().monotonic }
-                    for e in edges {
-                        if let timing, let readAt { timing.edge(e, readAt: readAt) }
-                        log.debug("edge \(e)")
-                        driver.edge(e)
-                    }
-                } catch {
-                    log.critical("reading input events failed: \(error); stopping so the hardware is opened again")
-                    inputFailure = error
-                    reactor.stop()
-                }
-                rearm()
-            }
-        }
-        reactor.onTimer = { [unowned self] in
-            let now = clock.now().monotonic
-            if let w = nextWatchdog, w <= now, let interval = notifier.watchdogInterval {
-                // Pinged from the loop itself: a stuck loop stops pinging
-                // and systemd restarts the service.
+        // Pinged from the loop itself: a stuck loop stops pinging and
+        // systemd restarts the service.
+        var watchdog: LoopTimer?
+        if let interval = notifier.watchdogInterval {
+            watchdog = reactor.makeTimer { [unowned reactor] in
                 try? notifier.notify(["WATCHDOG=1"])
-                nextWatchdog = now + interval
+                watchdog?.schedule(at: reactor.now().monotonic + interval)
             }
-            control?.expire()
-            store?.flush(at: now)
-            if let mqtt {
-                mqtt.client.expire()
-                mqtt.group?.expire()
-            }
-            driver.tick()
-            mqtt?.serve()  // after the timer's own work
-            rearm()
+            watchdog?.schedule(at: clock.now().monotonic + interval)
         }
-        reactor.onClockStepped = { [log] in
-            log.notice("the real-time clock was stepped")
-            driver.clockStepped()
-            rearm()
-        }
+        reactor.onClockStepped = { [log] in log.notice("the real-time clock was stepped") }
         var stopping = false
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
-                config = self.reload(config, driver: driver, notifier: notifier)
-                rearm()
+                config = self.reload(config, driver: host.driver, notifier: notifier)
                 return
             }
             log.notice("signal \(signal): stopping")
@@ -172,30 +120,23 @@ public final class ServiceRuntime {
             reactor.stop()
         }
         defer {
-            reactor.onTimer = nil
             reactor.onSignal = nil
             reactor.onClockStepped = nil
             reactor.onDeadlineWake = nil
         }
 
-        driver.start()
-        mqtt?.client.start()
-        if let interval = notifier.watchdogInterval { nextWatchdog = clock.now().monotonic + interval }
-        rearm()
+        host.start()
         try? notifier.notify(["READY=1", "STATUS=\(status)"])
         timing?.ready(at: clock.now().monotonic)
-        log.notice("ready: \(driver.state?.rawValue ?? "?") \(driver.frame?.text ?? "")")
+        log.notice("ready: \(host.driver.state?.rawValue ?? "?") \(host.driver.frame?.text ?? "")")
         do {
             try reactor.run()
         } catch {
-            driver.shutdown()
+            host.driver.shutdown()
             throw error
         }
         try? notifier.notify(["STOPPING=1"])
-        control?.close()
-        mqtt?.close()
-        store?.save(driver.core.snapshot(at: clock.now()))
-        driver.shutdown()
+        host.stop()
         trace?.flush()
         timingSink?.flush()
         if let inputFailure { throw inputFailure }

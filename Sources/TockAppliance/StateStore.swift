@@ -3,6 +3,7 @@ import Logging
 import SystemPackage
 import TockCore
 import TockLinux
+import TockLoop
 
 /// The state file under the service's StateDirectory: written atomically on
 /// every state transition (never on a tick, and not at all while nothing
@@ -43,10 +44,15 @@ public final class StateStore {
     private var waiting: Snapshot?
     /// Writes made (for the status and the tests).
     public private(set) var writes = 0
+    /// On a loop: writes the waiting state when its credit comes back.
+    private var flushTimer: LoopTimer?
 
-    public init(path: String, log: Logger) {
+    public init(path: String, log: Logger, loop: (any EventLoop)? = nil) {
         self.path = path
         self.log = log
+        flushTimer = loop.map { loop in
+            loop.makeTimer { [unowned self] in flush(at: loop.now().monotonic) }
+        }
     }
 
     /// The remembered state; a missing file is a first start, and a
@@ -105,6 +111,7 @@ public final class StateStore {
         if credit == Self.burst { creditAt = now }
         guard credit > 0 else {
             waiting = snapshot
+            flushTimer?.schedule(at: deadline)
             return
         }
         let before = writes
@@ -126,6 +133,7 @@ public final class StateStore {
     /// the timer.
     public func save(_ snapshot: Snapshot) {
         waiting = nil
+        flushTimer?.cancel()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(File(version: Self.version, snapshot: snapshot)) else { return }
