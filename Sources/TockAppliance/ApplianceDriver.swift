@@ -42,15 +42,18 @@ public final class ApplianceDriver {
         self.sounder = sounder
         self.leds = leds
         self.log = log
-        wakeMonotonic = loop.makeTimer { [unowned self] in
+        wakeMonotonic = loop.makeTimer { [weak self] in
+            guard let self else { return }
             delivered.monotonic = asked.monotonic
             tick()
         }
-        wakeWall = loop.makeTimer { [unowned self] in
+        wakeWall = loop.makeTimer { [weak self] in
+            guard let self else { return }
             delivered.wall = asked.wall
             tick()
         }
-        loop.onClockStep { [unowned self] in
+        loop.onClockStep { [weak self] in
+            guard let self else { return }
             // After a step back a delivered calendar deadline may lie ahead again.
             delivered.wall = nil
             clockStepped()

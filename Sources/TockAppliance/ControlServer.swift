@@ -45,7 +45,8 @@ final class ControlServer {
         self.loop = loop
         self.service = service
         self.log = log
-        expiry = loop.makeTimer { [unowned self] in
+        expiry = loop.makeTimer { [weak self] in
+            guard let self else { return }
             expire()
             rearm()
         }

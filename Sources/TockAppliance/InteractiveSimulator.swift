@@ -49,14 +49,14 @@ public final class InteractiveSimulator {
         var log = Logger(label: "tock.sim")
         log.logLevel = .critical  // the screen is the log
         let traceFile = try tracePath.map { try TraceSink(path: $0) }
-        var setup = Host.Setup(config: config, devices: devices)
+        var setup = Box.Setup(config: config, devices: devices)
         setup.trace = traceFile.map { file in
             { line in
                 file.write(line)
                 file.flush()
             }
         }
-        let host = try Host(setup, loop: reactor, log: log)
+        let host = try Box(setup, loop: reactor, log: log)
         let driver = host.driver
 
         let terminal = try RawTerminal()

@@ -48,7 +48,7 @@ final class MqttBridge {
         self.log = log
         self.loop = loop
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, driver: driver, log: log) }
-        serveTimer = loop.makeTimer { [unowned self] in serve() }
+        serveTimer = loop.makeTimer { [weak self] in self?.serve() }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
         client.onMessage = { [unowned self] topic, payload, retained in

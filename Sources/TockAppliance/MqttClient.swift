@@ -96,7 +96,7 @@ final class MqttClient: MqttTransport {
             MqttClient.from(me).onMessage?(String(cString: m.topic), payload, m.retain)
         }
         mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
-        timer = loop.makeTimer { [unowned self] in expire() }
+        timer = loop.makeTimer { [weak self] in self?.expire() }
     }
 
     private func now() -> Instant { loop.now().monotonic }

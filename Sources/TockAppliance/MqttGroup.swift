@@ -42,7 +42,7 @@ final class MqttGroup {
         self.driver = driver
         self.log = log
         self.loop = loop
-        adopt = loop.makeTimer { [unowned self] in expire() }
+        adopt = loop.makeTimer { [weak self] in self?.expire() }
     }
 
     private func clock() -> Now { loop.now() }

@@ -15,7 +15,7 @@ public final class ScriptedSimulation {
     public let epoch: WallTime
     public let origin = Instant(nanoseconds: 1_000_000_000)
     public let loop: VirtualLoop
-    public let host: Host
+    public let host: Box
     public let panel: MockPanel
     public let display: MockDisplay
     public let sounder: MockSounder
@@ -38,9 +38,9 @@ public final class ScriptedSimulation {
         sounder = devices.sounder as! MockSounder
         var log = Logger(label: "tock.sim")
         log.logLevel = .warning
-        var setup = Host.Setup(config: config, devices: devices)
+        var setup = Box.Setup(config: config, devices: devices)
         setup.trace = trace
-        host = try! Host(setup, loop: loop, log: log)  // no file, socket or link to fail
+        host = try! Box(setup, loop: loop, log: log)  // no file, socket or link to fail
         schedule(script)
     }
 

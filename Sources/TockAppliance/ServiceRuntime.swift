@@ -63,14 +63,14 @@ public final class ServiceRuntime {
         log.info("hardware: \(devices.summary)")
 
         let trace = try options.tracePath.map { try TraceSink(path: $0) }
-        var setup = Host.Setup(config: config, devices: devices)
+        var setup = Box.Setup(config: config, devices: devices)
         setup.configName = options.configPath ?? setup.configName
         setup.statePath = options.statePath
         setup.control = listener
         setup.controlIdleLimit = options.controlIdleLimit
         setup.trace = trace?.write
-        Host.mqttLog = log
-        let host = try Host(setup, loop: reactor, log: log)
+        Box.mqttLog = log
+        let host = try Box(setup, loop: reactor, log: log)
         let timingSink = try options.timingLogPath.map { try TraceSink(path: $0, what: "the timing log") }
         let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
         if let timing {

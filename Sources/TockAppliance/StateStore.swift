@@ -51,7 +51,7 @@ public final class StateStore {
         self.path = path
         self.log = log
         flushTimer = loop.map { loop in
-            loop.makeTimer { [unowned self] in flush(at: loop.now().monotonic) }
+            loop.makeTimer { [weak self] in self?.flush(at: loop.now().monotonic) }
         }
     }
 

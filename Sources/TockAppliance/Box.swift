@@ -9,7 +9,7 @@ import TockLoop
 /// `tock run` puts it on the reactor with the real devices, `tock sim` on
 /// the reactor (at the keyboard) or on virtual time (a script) with the
 /// mock ones, and the tests on virtual time.
-public final class Host {
+public final class Box {
     /// What to wire.
     public struct Setup {
         public var config: ApplianceConfig
@@ -24,7 +24,7 @@ public final class Host {
         /// Where trace lines go (JSON Lines without the newline).
         public var trace: ((String) -> Void)?
         /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
-        var transport: ((MqttConfig, any EventLoop) throws -> any MqttTransport) = { try MqttClient(config: $0, loop: $1, log: Host.mqttLog) }
+        var transport: ((MqttConfig, any EventLoop) throws -> any MqttTransport) = { try MqttClient(config: $0, loop: $1, log: Box.mqttLog) }
 
         public init(config: ApplianceConfig, devices: Hardware) {
             self.config = config
