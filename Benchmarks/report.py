@@ -282,7 +282,7 @@ def markdown(meta, results, plan, floors, counts, launches, idle=()):
     if idle:
         lines += ["## The idle clock", "",
                   "`tock run` idle in ready, its voluntary context switches (wake-ups) counted while the idle clock shows "
-                  "(or with it off); the README's virtual-time figures are 120, 1 and 0 per minute.", "",
+                  "(or with it off); docs/alarms.md's virtual-time figures are 120, 1 and 0 per minute.", "",
                   idle_clock_table(idle), ""]
     return "\n".join(lines)
 

@@ -58,7 +58,7 @@ fi
 maintainer=${DEB_MAINTAINER:-Tock maintainers <tock@localhost>}
 deb=$outdir/tock_${version}_${arch}.deb
 
-inputs=("$binary" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md")
+inputs=("$binary" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md" "$repo/docs" "$repo"/docs/*.md)
 if [ -f "$deb" ] && [ "${DEB_FORCE:-0}" != 1 ] && [ -z "$(find "${inputs[@]}" -newer "$deb")" ]; then
   echo "$deb (up to date)"
   exit 0
@@ -71,7 +71,7 @@ umask 022
 
 # ---------------------------------------------------------------- files
 install -d "$pkg/DEBIAN" "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/lib/udev/rules.d" \
-  "$pkg/etc/tock" "$pkg/usr/share/doc/tock" "$pkg/usr/share/lintian/overrides"
+  "$pkg/etc/tock" "$pkg/usr/share/doc/tock/docs" "$pkg/usr/share/lintian/overrides"
 install -m 0755 "$binary" "$pkg/usr/bin/tock"
 # Symbols and debug information are not needed on the appliance.
 "$strip" --strip-unneeded "$pkg/usr/bin/tock"
@@ -79,6 +79,8 @@ install -m 0644 "$here/tock.service" "$pkg/lib/systemd/system/tock.service"
 install -m 0644 "$here/99-tock-gpio.rules" "$pkg/lib/udev/rules.d/99-tock-gpio.rules"
 install -m 0644 "$here/config.yaml" "$pkg/etc/tock/config.yaml"
 install -m 0644 "$repo/README.md" "$pkg/usr/share/doc/tock/README.md"
+# The pages the README links to, where its links find them.
+install -m 0644 "$repo"/docs/*.md "$pkg/usr/share/doc/tock/docs/"
 # The example stays readable after the configuration in /etc is edited.
 install -m 0644 "$here/config.yaml" "$pkg/usr/share/doc/tock/config.yaml"
 # Why the remaining lintian tags do not apply (lintian reads this file).

@@ -20,7 +20,8 @@
 #   /etc/tock/config.yaml                    only if absent: a configuration is never overwritten
 #   /lib/systemd/system/tock.service         the unit
 #   /lib/udev/rules.d/99-tock-gpio.rules     gpio/i2c/spi group access to the devices
-#   /usr/share/doc/tock/README.md, config.yaml   the documentation and the example configuration
+#   /usr/share/doc/tock/README.md, docs/*.md, config.yaml
+#                                            the documentation and the example configuration
 #
 # The paths are the ones the .deb (make deb) uses, so the package can later
 # replace a script install. The account rules are the package's too: the
@@ -259,6 +260,12 @@ if put "$binary" "$bin_path" 0755; then changed=1; fi
 if put "$tmp/tock.service" "$unit_path" 0644; then changed=1; fi
 if put "$here/99-tock-gpio.rules" "$rule_path" 0644; then rule_changed=1; else rule_changed=0; fi
 put "$repo/README.md" "$doc_dir/README.md" 0644 || true
+for page in "$repo"/docs/*.md; do
+  [ -f "$page" ] && { put "$page" "$doc_dir/docs/${page##*/}" 0644 || true; }
+done
+for page in "$root$doc_dir"/docs/*.md; do   # a page the repository no longer has
+  [ -f "$page" ] && [ ! -f "$repo/docs/${page##*/}" ] && remove "$doc_dir/docs/${page##*/}"
+done
 put "$here/config.yaml" "$doc_dir/config.yaml" 0644 || true
 if [ -e "$root$conf_path" ]; then
   if ! cmp -s "$here/config.yaml" "$root$conf_path"; then

@@ -282,6 +282,9 @@ snapshot() {  # every path under $1 with type, mode, size, mtime and content has
 expected_files=(
   "usr/bin/tock 755" "lib/systemd/system/tock.service 644" "lib/udev/rules.d/99-tock-gpio.rules 644"
   "etc/tock/config.yaml 644" "usr/share/doc/tock/README.md 644" "usr/share/doc/tock/config.yaml 644")
+doc_pages=()   # docs/*.md, installed next to the README that links to them
+for page in "$repo"/docs/*.md; do doc_pages+=("usr/share/doc/tock/docs/${page##*/}"); done
+for page in "${doc_pages[@]}"; do expected_files+=("$page 644"); done
 if out=$("$deploy/install.sh" --root "$inst" --binary "$tock" 2>&1); then
   ok "install.sh --root DIR runs"
   missing=
@@ -366,14 +369,15 @@ listing=$(dpkg-deb -c "$deb")
 missing=
 while read -r mode path; do
   grep -Eq "^$mode root/root +[0-9]+ [0-9-]+ [0-9:]+ \./$path\$" <<<"$listing" || missing+="$mode ./$path"$'\n'
-done <<'EOF'
+done <<EOF
 -rwxr-xr-x usr/bin/tock
 -rw-r--r-- lib/systemd/system/tock.service
 -rw-r--r-- etc/tock/config.yaml
 -rw-r--r-- lib/udev/rules.d/99-tock-gpio.rules
 -rw-r--r-- usr/share/doc/tock/README.md
+$(printf -- '-rw-r--r-- %s\n' "${doc_pages[@]}")
 EOF
-if [ -z "$missing" ]; then ok "the package holds the binary (0755) and the unit, config, rule and README (0644), all root:root"; else fail "the package holds the binary (0755) and the unit, config, rule and README (0644), all root:root" "$missing"$'\n'"$listing"; fi
+if [ -z "$missing" ]; then ok "the package holds the binary (0755) and the unit, config, rule, README and docs (0644), all root:root"; else fail "the package holds the binary (0755) and the unit, config, rule, README and docs (0644), all root:root" "$missing"$'\n'"$listing"; fi
 check "the packaged unit, config and rule are the ones in deploy/" \
   bash -c "cmp '$deploy/tock.service' '$tmp/data/lib/systemd/system/tock.service' && cmp '$deploy/config.yaml' '$tmp/data/etc/tock/config.yaml' \
            && cmp '$deploy/99-tock-gpio.rules' '$tmp/data/lib/udev/rules.d/99-tock-gpio.rules'"
@@ -419,7 +423,7 @@ mkdir -p "$tmp/live/deploy"
 cp "$deb" "$tmp/live/tock.deb"
 cp "$tock" "$tmp/live/tock"
 cp -r "$deploy"/* "$tmp/live/deploy/"
-cp "$repo/README.md" "$tmp/live/"   # install.sh takes it from the directory above deploy/
+cp -r "$repo/README.md" "$repo/docs" "$tmp/live/"   # install.sh takes them from the directory above deploy/
 cat > "$tmp/live/inner.sh" <<'EOF'
 # Each step's output goes to $log; a failed check prints its tail and the
 # tock account as it is, as "| " lines.
@@ -484,7 +488,7 @@ t "dpkg -i: postinst creates the tock system user and group (ids 100-999, home /
    && [ "$(field passwd 7)" = /usr/sbin/nologin ]'
 t "dpkg -i: postinst enables tock.service" '[ -L $wants ] || ! command -v deb-systemd-helper >/dev/null'
 uid=$(id -u tock) gid=$(field group 3)
-# What an owner adds: the MQTT password file (group tock, as the README
+# What an owner adds: the MQTT password file (group tock, as docs/mqtt.md
 # says), the account in another group.
 echo secret > /etc/tock/mqtt-password && chgrp tock /etc/tock/mqtt-password && chmod 640 /etc/tock/mqtt-password
 usermod -a -G audio tock

@@ -5,8 +5,8 @@
 #    name the same line and physical pin for every signal (Tests/hardware/pins.py);
 #  - a pin changed in only one of those places is caught (on edited copies);
 #  - every display picture in Hardware/pictures is byte-equal to a fresh
-#    `tock render --svg`, every format drawn in README.md has a picture, and
-#    every picture and diagram is shown in Hardware/README.md.
+#    `tock render --svg`, every format drawn in README.md and docs/*.md has a
+#    picture, and every picture and diagram is shown in Hardware/README.md.
 # Usage: consistency.sh [--tock PATH]   (default .build/debug/tock)
 # Needs bash, python3 (standard library) and a built tock; no network.
 set -uo pipefail
@@ -69,16 +69,18 @@ else
     fail "pictures: tock render --svg failed"
 fi
 
-# 4. Every format README.md draws has a picture; every picture and diagram is shown.
-while IFS= read -r marker; do
+# 4. Every format README.md and docs/*.md draw has a picture; every picture and
+#    diagram is shown.
+while IFS= read -r hit; do
+    doc=${hit%%:*} marker=${hit#*:}
     digits=$(sed -E 's/<!-- render ([0-9]) "(.*)" -->/\1/' <<< "$marker")
     text=$(sed -E 's/<!-- render ([0-9]) "(.*)" -->/\2/' <<< "$marker")
     if awk -F'\t' -v d="$digits" -v t="\"$text\"" '$2 == d && $3 == t { found = 1 } END { exit !found }' "$list"; then
-        pass "README format $digits \"$text\" has a picture"
+        pass "$doc format $digits \"$text\" has a picture"
     else
-        fail "README format $digits \"$text\" has no picture in $list"
+        fail "$doc format $digits \"$text\" has no picture in $list"
     fi
-done < <(grep -E '^<!-- render [0-9] ".*" -->$' README.md)
+done < <(grep -H -E '^<!-- render [0-9] ".*" -->$' README.md docs/*.md)
 for f in $(awk -F'\t' '$1 !~ /^#/ && $1 != "" { print "pictures/" $1 }' "$list") $(cd Hardware && ls diagrams/*.svg 2>/dev/null); do
     if grep -q "($f)" Hardware/README.md; then pass "Hardware/README.md shows $f"; else fail "Hardware/README.md does not show $f"; fi
 done

@@ -1,7 +1,7 @@
 """Integration tests of tock's MQTT link against real mosquitto brokers.
 
 Each test starts its own broker(s) and `tock run --backend mock` members in
-a temporary directory and checks one part of the MQTT link as the README
+a temporary directory and checks one part of the MQTT link as docs/mqtt.md
 (Home Assistant, MQTT and fleets) describes it: the retained state topics,
 commands on P/cmd, Home Assistant discovery, faults of the broker and the
 network, and the fleet group.
@@ -40,7 +40,7 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("button", "start"), ("button", "stop"), ("button", "reset"),
                      ("select", "mode"), ("text", "preset")]
 MODES = ["timer", "stopwatch", "countdown", "interval"]
-# The line for a lost link, as the README writes it: `mqtt: connection lost
+# The line for a lost link, as docs/mqtt.md writes it: `mqtt: connection lost
 # (...) to HOST:PORT; retrying in Ns`; one assertion
 # (test_broker_killed_and_restarted_mid_count) checks the wording.
 LOST = re.compile(r"mqtt: connection lost")
@@ -580,7 +580,7 @@ class FaultTest(MqttCase):
         self.assert_rings_at(m, due, q1 - q0)
         self.assert_ticks(m, t0, t1, preset)
         s.wait_value(f"{m.prefix}/state", "ringing", 3)
-        self.assertRegex(lost_lines(m)[0], LOST_WORDING, "the README's wording of the line")
+        self.assertRegex(lost_lines(m)[0], LOST_WORDING, "docs/mqtt.md's wording of the line")
 
     @unittest.skipUnless(h.can_partition(), "needs root for a network namespace")
     def test_network_partition(self):
@@ -849,7 +849,7 @@ class GroupTest(MqttCase):
         self.assertIs(r.get("ok"), True, r)
         self.wait_all(members, "running")
         g = self.assert_agree(members, from_="a")
-        # the group message as the README writes it
+        # the group message as docs/mqtt.md writes it
         msg = watch.wait_topic("tock/groups/gym", 3)
         body = json.loads(msg.payload)
         self.assertEqual((body["from"], body["at"], body["press"]), ("a", g["at"], "start"), body)
