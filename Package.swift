@@ -2,8 +2,9 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), CMosquitto, TockDrivers,
-//   TockMock -> TockHardware -> TockCore
+//   tock (executable) -> TockAppliance -> TockConfig, CMosquitto, TockDrivers, TockMock
+//   TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
+//   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
 // `make test` builds with --explicit-target-dependency-import-check error.
@@ -34,13 +35,18 @@ let package = Package(
             "TockCore", "TockHardware", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto",
+        // The configuration file and the texts it shares with the command line
+        // and the control socket: durations, dates, zones, alarms.
+        .target(name: "TockConfig", dependencies: [
+            "TockCore", "TockHardware", "TockGPIOD", "TockLinux",
             .product(name: "Yams", package: "Yams"),
+        ]),
+        .target(name: "TockAppliance", dependencies: [
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance", "TockCore", "TockLinux", "TockGPIOD",
+            "TockAppliance", "TockConfig", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
@@ -48,6 +54,7 @@ let package = Package(
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]
 )

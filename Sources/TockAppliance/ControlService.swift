@@ -1,3 +1,4 @@
+import TockConfig
 import TockCore
 
 /// What a control request does and what it answers, whichever way it came

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(TockCore)
-import TockCore  // `make fuzz` compiles the core files into one module instead
+import TockConfig  // `make fuzz-state` compiles the files it needs into one module instead
+import TockCore
 #endif
 
 /// Which of a fleet group's changes a member adopts, and in what order:

@@ -1,4 +1,5 @@
 import Foundation
+import TockConfig
 
 /// Home Assistant's MQTT discovery (https://www.home-assistant.io/integrations/mqtt/):
 /// one retained config per entity at

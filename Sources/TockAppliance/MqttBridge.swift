@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TockConfig
 import TockCore
 
 /// The appliance on MQTT: its state on retained topics under the prefix,

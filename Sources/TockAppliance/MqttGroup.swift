@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TockConfig
 import TockCore
 
 /// A fleet group over MQTT: every member subscribes to one retained topic,

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import TockAppliance
+import TockConfig
 import TockLinux
 import TockCore
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
 
 /// The simulator's cost per script line is constant: the work of taking

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
 
 /// Daily alarms and the idle clock through the scripted simulator: the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
 
 /// The scripted simulator against the traces in Tests/golden, byte for

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
 
 /// Well-formed hostile values, decoded by the one parser for their kind:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+@testable import TockConfig
 import TockCore
 
 @Suite struct MqttConfigTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
 
 /// Whole scenarios through the scripted simulator: script in, trace out,
