@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockConfig, CMosquitto, TockDrivers, TockMock
-//   TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
+//   tock (executable) -> TockAppliance -> TockControl, CMosquitto, TockDrivers, TockMock
+//   TockControl -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
 //   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
@@ -41,12 +41,15 @@ let package = Package(
             "TockCore", "TockHardware", "TockGPIOD", "TockLinux",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // The control protocol: requests as they arrive on the socket, the
+        // JSON read and written there, and who holds the connections.
+        .target(name: "TockControl", dependencies: ["TockConfig", "TockCore"]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig",
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance", "TockConfig", "TockCore", "TockLinux", "TockGPIOD",
+            "TockAppliance", "TockConfig", "TockControl", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SystemPackage
 import TockConfig
+import TockControl
 import TockCore
 import TockLinux
 

@@ -1,5 +1,6 @@
 import Foundation
 import TockConfig
+import TockControl
 
 /// Home Assistant's MQTT discovery (https://www.home-assistant.io/integrations/mqtt/):
 /// one retained config per entity at

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TockConfig
+import TockControl
 import TockCore
 
 /// The appliance on MQTT: its state on retained topics under the prefix,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TockAppliance
 import TockConfig
+import TockControl
 import TockCore
 import TockLinux
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TockAppliance
 import TockConfig
+import TockControl
 import TockLinux
 import TockCore
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TockAppliance
 import TockConfig
+import TockControl
 import TockCore
 
 /// Daily alarms and the idle clock through the scripted simulator: the

@@ -3,6 +3,7 @@ import Logging
 import Testing
 @testable import TockAppliance
 import TockConfig
+import TockControl
 import TockCore
 
 /// Well-formed hostile values, decoded by the one parser for their kind:
