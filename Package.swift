@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockControl, CMosquitto, TockDrivers, TockMock
-//   TockControl -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
+//   tock (executable) -> TockAppliance -> TockControl, TockSimulator, CMosquitto, TockDrivers, TockMock
+//   TockControl, TockSimulator -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
 //   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
@@ -44,12 +44,16 @@ let package = Package(
         // The control protocol: requests as they arrive on the socket, the
         // JSON read and written there, and who holds the connections.
         .target(name: "TockControl", dependencies: ["TockConfig", "TockCore"]),
+        // What the simulators are made of: the script they replay, the agenda
+        // they take its events from, and the display drawn for a terminal
+        // and as SVG.
+        .target(name: "TockSimulator", dependencies: ["TockConfig", "TockCore"]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl",
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl", "TockSimulator",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance", "TockConfig", "TockControl", "TockCore", "TockLinux", "TockGPIOD",
+            "TockAppliance", "TockConfig", "TockControl", "TockSimulator", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
@@ -59,6 +63,7 @@ let package = Package(
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockCore"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockSimulator", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]
 )

@@ -5,6 +5,7 @@ import TockCore
 import TockHardware
 import TockLinux
 import TockMock
+import TockSimulator
 
 /// The desk simulator in a terminal: the real core, driver and reactor in
 /// real time, with the mock panel pressed from the keyboard and the display

@@ -3,6 +3,7 @@ import TockConfig
 import TockCore
 import TockHardware
 import TockMock
+import TockSimulator
 
 /// The desk simulator on virtual time: replays a script against the real
 /// core, driver and mock panel, jumping the clock from one event to the

@@ -3,6 +3,7 @@ import Foundation
 import TockAppliance
 import TockConfig
 import TockCore
+import TockSimulator
 
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(

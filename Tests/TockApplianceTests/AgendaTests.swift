@@ -1,5 +1,6 @@
 import Testing
 @testable import TockAppliance
+@testable import TockSimulator
 import TockConfig
 import TockCore
 

@@ -3,6 +3,7 @@ import Testing
 @testable import TockAppliance
 import TockConfig
 import TockCore
+import TockSimulator
 
 /// Whole scenarios through the scripted simulator: script in, trace out,
 /// on virtual time.

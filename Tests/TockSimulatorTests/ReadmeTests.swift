@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TockAppliance
+@testable import TockSimulator
 import TockCore
 
 /// The display pictures in README.md are drawn from the renderer's segment
