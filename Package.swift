@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockControl, TockSimulator, CMosquitto, TockDrivers, TockMock
+//   tock (executable) -> TockAppliance -> TockMQTT, TockSimulator, CMosquitto, TockDrivers, TockMock
+//   TockMQTT -> TockControl
 //   TockControl, TockSimulator -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
 //   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
@@ -48,8 +49,12 @@ let package = Package(
         // they take its events from, and the display drawn for a terminal
         // and as SVG.
         .target(name: "TockSimulator", dependencies: ["TockConfig", "TockCore"]),
+        // What the MQTT link says, apart from the link itself: the fleet
+        // group's ordering rules and Home Assistant's discovery configs.
+        // (The libmosquitto client is still in TockAppliance.)
+        .target(name: "TockMQTT", dependencies: ["TockConfig", "TockControl", "TockCore"]),
         .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl", "TockSimulator",
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl", "TockMQTT", "TockSimulator",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
@@ -64,6 +69,7 @@ let package = Package(
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockCore"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockSimulator", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockCore"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockMQTT", "TockSimulator", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
     ]
 )

@@ -3,6 +3,7 @@ import Logging
 import TockConfig
 import TockControl
 import TockCore
+import TockMQTT
 
 /// The appliance on MQTT: its state on retained topics under the prefix,
 /// commands on `<prefix>/cmd` answered on `<prefix>/reply` by the same

@@ -3,6 +3,7 @@ import Testing
 @testable import TockAppliance
 @testable import TockConfig
 import TockCore
+import TockMQTT
 
 @Suite struct MqttConfigTests {
     func problems(_ yaml: String) -> [String] {
