@@ -85,14 +85,14 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
-		Tests/fuzz/ControlRequestFuzz.swift Sources/TockAppliance/ControlRequest.swift Sources/TockAppliance/RequestJSON.swift Sources/TockAppliance/JSONText.swift \
-		Sources/TockAppliance/DurationText.swift Sources/TockCore/Instant.swift Sources/TockCore/TimeBounds.swift \
+		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift Sources/TockControl/RequestJSON.swift Sources/TockControl/JSONText.swift \
+		Sources/TockConfig/DurationText.swift Sources/TockCore/Instant.swift Sources/TockCore/TimeBounds.swift \
 		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
 ## Fuzz what Tock decodes from its state file and a fleet group's topic
 ## (the snapshot and the group message, then every mode run on what decodes).
-STATE_FUZZ_SOURCES := $(wildcard Sources/TockCore/*.swift) Sources/TockAppliance/GroupSchedule.swift Sources/TockAppliance/TopicName.swift
+STATE_FUZZ_SOURCES := $(wildcard Sources/TockCore/*.swift) Sources/TockMQTT/GroupSchedule.swift Sources/TockConfig/TopicName.swift
 .PHONY: fuzz-state
 fuzz-state:
 	mkdir -p .build/fuzz/state-corpus

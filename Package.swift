@@ -2,8 +2,10 @@
 import PackageDescription
 
 // The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), CMosquitto, TockDrivers,
-//   TockMock -> TockHardware -> TockCore
+//   tock (executable) -> TockAppliance -> TockMQTT, TockSimulator, CMosquitto, TockDrivers, TockMock
+//   TockMQTT -> TockControl
+//   TockControl, TockSimulator -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
+//   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
 // `make test` builds with --explicit-target-dependency-import-check error.
@@ -36,13 +38,29 @@ let package = Package(
             "TockCore", "TockHardware", "TockLoop", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto",
+        // The configuration file and the texts it shares with the command line
+        // and the control socket: durations, dates, zones, alarms.
+        .target(name: "TockConfig", dependencies: [
+            "TockCore", "TockHardware", "TockGPIOD", "TockLinux",
             .product(name: "Yams", package: "Yams"),
+        ]),
+        // The control protocol: requests as they arrive on the socket, the
+        // JSON read and written there, and who holds the connections.
+        .target(name: "TockControl", dependencies: ["TockConfig", "TockCore"]),
+        // What the simulators are made of: the script they replay, the agenda
+        // they take its events from, and the display drawn for a terminal
+        // and as SVG.
+        .target(name: "TockSimulator", dependencies: ["TockConfig", "TockCore"]),
+        // What the MQTT link says, apart from the link itself: the fleet
+        // group's ordering rules and Home Assistant's discovery configs.
+        // (The libmosquitto client is still in TockAppliance.)
+        .target(name: "TockMQTT", dependencies: ["TockConfig", "TockControl", "TockCore"]),
+        .target(name: "TockAppliance", dependencies: [
+            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl", "TockMQTT", "TockSimulator", "TockLoop",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance", "TockCore", "TockLinux", "TockGPIOD",
+            "TockAppliance", "TockConfig", "TockControl", "TockSimulator", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
@@ -51,6 +69,10 @@ let package = Package(
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockCore", "TockHardware", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
+        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockCore"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockCore"]),
+        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockMQTT", "TockSimulator", "TockCore", "TockHardware", "TockLinux", "TockGPIOD", "TockLoop"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Logging
+import TockConfig
 import TockCore
 import TockHardware
 import TockLinux

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import SystemPackage
+import TockConfig
+import TockControl
 import TockCore
 import TockLinux
 import TockLoop

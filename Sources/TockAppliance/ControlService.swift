@@ -1,3 +1,5 @@
+import TockConfig
+import TockControl
 import TockCore
 
 /// What a control request does and what it answers, whichever way it came

@@ -1,4 +1,5 @@
 import Logging
+import TockConfig
 import TockDrivers
 import TockGPIOD
 import TockHardware

@@ -1,10 +1,12 @@
 import Foundation
 import Logging
+import TockConfig
 import TockCore
 import TockHardware
 import TockLinux
 import TockLoop
 import TockMock
+import TockSimulator
 
 /// The desk simulator in a terminal: the real core, driver and reactor in
 /// real time, with the mock panel pressed from the keyboard and the display

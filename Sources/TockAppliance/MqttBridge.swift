@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import TockConfig
+import TockControl
 import TockCore
 import TockLoop
+import TockMQTT
 
 /// The appliance on MQTT: its state on retained topics under the prefix,
 /// commands on `<prefix>/cmd` answered on `<prefix>/reply` by the same

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import Logging
+import TockConfig
 import TockCore
 import TockLinux
 import TockLoop

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import TockConfig
 import TockCore
 import TockLoop
+import TockMQTT
 
 /// A fleet group over MQTT: every member subscribes to one retained topic,
 /// `tock/groups/<name>`, which holds the latest press as

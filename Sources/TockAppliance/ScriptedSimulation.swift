@@ -1,8 +1,10 @@
 import Logging
+import TockConfig
 import TockCore
 import TockHardware
 import TockLoop
 import TockMock
+import TockSimulator
 
 /// The desk simulator on virtual time: the host (core, driver, mock
 /// panel) on a `VirtualLoop`, with the script's edges and clock steps

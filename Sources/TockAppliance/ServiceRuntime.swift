@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TockConfig
 import TockCore
 import TockHardware
 import TockLinux

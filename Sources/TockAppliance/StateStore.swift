@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SystemPackage
+import TockConfig
 import TockCore
 import TockLinux
 import TockLoop

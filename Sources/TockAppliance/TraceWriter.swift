@@ -1,3 +1,4 @@
+import TockConfig
 import TockCore
 
 /// Writes the trace: JSON Lines, one object per change, each with `t`

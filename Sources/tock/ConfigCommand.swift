@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TockAppliance
+import TockConfig
 import TockGPIOD
 
 struct ConfigCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TockAppliance
+import TockConfig
+import TockControl
 import TockCore
 import TockLinux
 

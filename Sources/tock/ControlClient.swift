@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import TockAppliance
+import TockConfig
+import TockControl
 import TockLinux
 import TockCore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TockAppliance
 import TockCore
+import TockSimulator
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TockAppliance
+import TockConfig
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(

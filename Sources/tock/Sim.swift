@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import TockAppliance
+import TockConfig
 import TockCore
+import TockSimulator
 
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(

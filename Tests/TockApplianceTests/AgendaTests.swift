@@ -1,5 +1,7 @@
 import Testing
 @testable import TockAppliance
+@testable import TockSimulator
+import TockConfig
 import TockCore
 
 /// The simulator's cost per script line is constant: the work of taking

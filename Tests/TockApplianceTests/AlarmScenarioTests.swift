@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
+import TockControl
 import TockCore
+import TockSimulator
 
 /// Daily alarms and the idle clock through the scripted simulator: the
 /// trace's `alarm` lines, wall clock steps from the script, the control

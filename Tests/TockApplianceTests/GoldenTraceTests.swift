@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
+import TockSimulator
 
 /// The scripted simulator against the traces in Tests/golden, byte for
 /// byte: the whole path from a scripted edge to the trace, in every mode.

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Testing
 @testable import TockAppliance
+import TockConfig
+import TockControl
 import TockCore
 
 /// Well-formed hostile values, decoded by the one parser for their kind:

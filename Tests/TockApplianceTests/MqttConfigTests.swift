@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+@testable import TockConfig
 import TockCore
+import TockMQTT
 
 @Suite struct MqttConfigTests {
     func problems(_ yaml: String) -> [String] {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import TockAppliance
+import TockConfig
 import TockCore
+import TockSimulator
 
 /// Whole scenarios through the scripted simulator: script in, trace out,
 /// on virtual time.

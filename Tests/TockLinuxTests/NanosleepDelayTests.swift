@@ -18,9 +18,16 @@ import Testing
         #expect(took >= d, "waited \(took.nanoseconds) ns for \(d.nanoseconds) ns")
     }
 
-    @Test func aZeroOrNegativeWaitReturns() {
-        let delay = NanosleepDelay()
-        delay.wait(.zero)
-        delay.wait(.nanoseconds(-5))
+    /// Whichever way `spinBelow` sends a wait, the busy-wait (every wait
+    /// shorter than a second) or clock_nanosleep (every wait at all), it
+    /// lasts at least its duration; a zero or negative wait returns.
+    @Test(arguments: [Duration.microseconds(5), .microseconds(200), .milliseconds(2)])
+    func spinningAndSleepingBothLastAtLeastTheDuration(d: Duration) {
+        for delay in [NanosleepDelay(spinBelow: .seconds(1)), NanosleepDelay(spinBelow: .zero)] {
+            let took = measure { delay.wait(d) }
+            #expect(took >= d, "spinBelow \(delay.spinBelow): waited \(took.nanoseconds) ns for \(d.nanoseconds) ns")
+            delay.wait(.zero)
+            delay.wait(.nanoseconds(-5))
+        }
     }
 }

@@ -58,9 +58,16 @@ struct TimerFDTests {
         #expect(try timer.read() == .nothing)
     }
 
+    /// A second close must not close the descriptor again: by then its
+    /// number is free, and the next descriptor opened (the lowest free
+    /// number) most likely has it.
     @Test func closeIsIdempotent() throws {
         let timer = try TimerFD(clock: .boottime)
         timer.close()
+        let next = try TimerFD(clock: .boottime)
         timer.close()
+        try next.arm(at: Instant.zero)
+        #expect(try waitReadable(next))
+        #expect(try next.read() == .expired(count: 1))
     }
 }

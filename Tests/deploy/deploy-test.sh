@@ -227,21 +227,21 @@ display spi_device 0
 EOF
 if [ -z "$missing" ]; then ok "deploy/config.yaml has the default wiring"; else fail "deploy/config.yaml has the default wiring" "$missing"; fi
 # Every key tock accepts appears in the example, as read from the checker's
-# own lists (r.mapping(..., allowed: [...]) in Sources/TockAppliance).
-keys=$(cat "$repo"/Sources/TockAppliance/*.swift | tr -d '\n' | grep -o 'r\.mapping([a-z]*, "[a-z_]*", allowed: \[[^]]*\]' \
+# own lists (r.mapping(..., allowed: [...]) in Sources/TockConfig).
+keys=$(cat "$repo"/Sources/TockConfig/*.swift | tr -d '\n' | grep -o 'r\.mapping([a-z]*, "[a-z_]*", allowed: \[[^]]*\]' \
   | sed -E 's/r\.mapping\([a-z]*, "([a-z_]*)", allowed: \[(.*)\]/\1 \2/' | tr -d '",' \
   | awk '$1 != "" && $1 != "leds" { for (i = 2; i <= NF; i++) print $1 "." $i }')
-display_hw=$(grep -ho 'displayHardwareKeys = \[[^]]*\]' "$repo"/Sources/TockAppliance/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
+display_hw=$(grep -ho 'displayHardwareKeys = \[[^]]*\]' "$repo"/Sources/TockConfig/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
 keys+=$'\n'$(for k in $display_hw; do echo "display.$k"; done)
 if [ "$(echo "$keys" | grep -c .)" -lt 20 ]; then
-  fail "every configuration key is in deploy/config.yaml" "could not read the key lists from Sources/TockAppliance (found: $keys)"
+  fail "every configuration key is in deploy/config.yaml" "could not read the key lists from Sources/TockConfig (found: $keys)"
 else
   missing=
   for k in $keys; do
     grep -Eq "^#? *${k#*.}:" <(awk -v s="${k%%.*}" '/^#?[a-z]/ { cur = $0; sub(/^#/, "", cur); sub(/:.*/, "", cur) } cur == s' "$deploy/config.yaml") \
       || missing+="$k "
   done
-  top=$(grep -ho '\(topKeys\|hardwareKeys\) = \[[^]]*\]' "$repo"/Sources/TockAppliance/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
+  top=$(grep -ho '\(topKeys\|hardwareKeys\) = \[[^]]*\]' "$repo"/Sources/TockConfig/*.swift | sed 's/.*\[//; s/\]//' | tr -d '",')
   for k in $top mode switch timer countdown interval alarm input display leds pins buzzer; do
     grep -Eq "^#?$k:" "$deploy/config.yaml" || missing+="$k "
   done

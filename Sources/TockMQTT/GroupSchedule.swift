@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(TockCore)
-import TockCore  // `make fuzz` compiles the core files into one module instead
+import TockConfig  // `make fuzz-state` compiles the files it needs into one module instead
+import TockCore
 #endif
 
 /// Which of a fleet group's changes a member adopts, and in what order:
@@ -19,17 +20,17 @@ import TockCore  // `make fuzz` compiles the core files into one module instead
 ///   wait for their instant; past that the latest waiting one is dropped,
 ///   never an earlier one (an earlier one is due first, and a real press is
 ///   dated only its lead ahead).
-struct GroupSchedule {
+public struct GroupSchedule {
     /// One change as the group topic carries it.
-    struct Message: Codable, Equatable {
-        var from: String
-        var at: Int64
-        var press: String
-        var state: Snapshot
+    public struct Message: Codable, Equatable {
+        public var from: String
+        public var at: Int64
+        public var press: String
+        public var state: Snapshot
 
         static let presses: Set<String> = ["start", "stop", "reset", "set", "mode"]
 
-        init(from: String, at: Int64, press: String, state: Snapshot) {
+        public init(from: String, at: Int64, press: String, state: Snapshot) {
             self.from = from
             self.at = at
             self.press = press
@@ -39,7 +40,7 @@ struct GroupSchedule {
         /// Every field checked where it is decoded: a sender that is a
         /// client id, an instant within `TimeBounds`, a known press, a
         /// snapshot that decodes (and so is within bounds too).
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             from = try c.decode(String.self, forKey: .from)
             guard TopicName.isValid(from) else {
@@ -56,7 +57,7 @@ struct GroupSchedule {
             state = try c.decode(Snapshot.self, forKey: .state)
         }
 
-        var key: Key { Key(at: at, from: from, state: Self.canonical(state)) }
+        public var key: Key { Key(at: at, from: from, state: Self.canonical(state)) }
 
         private static func canonical(_ s: Snapshot) -> String {
             let encoder = JSONEncoder()
@@ -66,20 +67,22 @@ struct GroupSchedule {
     }
 
     /// The total order of changes.
-    struct Key: Comparable {
-        var at: Int64
-        var from: String
+    public struct Key: Comparable {
+        public var at: Int64
+        public var from: String
         /// The state as canonical JSON (sorted keys): the last tie-break.
         var state: String
 
-        static func < (a: Key, b: Key) -> Bool { (a.at, a.from, a.state) < (b.at, b.from, b.state) }
+        public static func < (a: Key, b: Key) -> Bool { (a.at, a.from, a.state) < (b.at, b.from, b.state) }
     }
 
     /// A payload longer than a change can be.
-    struct Oversized: Error {}
+    public struct Oversized: Error {
+        public init() {}
+    }
 
     /// Why a change was not scheduled.
-    enum Refusal: Equatable {
+    public enum Refusal: Equatable {
         case notNewer, alreadyWaiting, tooFarAhead
     }
 
@@ -87,18 +90,20 @@ struct GroupSchedule {
     static let maxPerSender = 4
     /// How far past this box's clock a change may be dated: the longest
     /// lead a group may set (5 s) and as much again for clocks that differ.
-    static let maxAhead: Duration = .seconds(10)
+    public static let maxAhead: Duration = .seconds(10)
 
-    private(set) var pending: [(message: Message, key: Key)] = []
-    private(set) var applied: Key?
+    public private(set) var pending: [(message: Message, key: Key)] = []
+    public private(set) var applied: Key?
+
+    public init() {}
 
     /// The instant of the next change due.
-    var next: WallTime? { pending.first.map { WallTime(nanoseconds: $0.message.at) } }
+    public var next: WallTime? { pending.first.map { WallTime(nanoseconds: $0.message.at) } }
 
     /// Take a change to adopt at its instant (or at once, if that passed).
     /// `own` is this box's client id: its own presses are never the ones
     /// dropped to make room.
-    mutating func offer(_ m: Message, now: WallTime, own: String) -> Refusal? {
+    public mutating func offer(_ m: Message, now: WallTime, own: String) -> Refusal? {
         let key = m.key
         if let applied, !(applied < key) { return .notNewer }
         guard m.at <= now.nanoseconds + Self.maxAhead.nanoseconds else { return .tooFarAhead }
@@ -118,7 +123,7 @@ struct GroupSchedule {
     }
 
     /// The changes due at `now`, in order; each becomes the last applied.
-    mutating func due(at now: WallTime) -> [Message] {
+    public mutating func due(at now: WallTime) -> [Message] {
         var out: [Message] = []
         while let first = pending.first, first.message.at <= now.nanoseconds {
             pending.removeFirst()

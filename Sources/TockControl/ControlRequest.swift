@@ -1,5 +1,6 @@
 #if canImport(TockCore)
-import TockCore  // `make fuzz` compiles the few core files it needs into one module instead
+import TockConfig  // `make fuzz` compiles the few files it needs into one module instead
+import TockCore
 #endif
 
 /// One request on the control socket: a JSON object on one line,

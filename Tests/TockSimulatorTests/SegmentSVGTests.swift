@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import Testing
 import TockCore
-@testable import TockAppliance
+@testable import TockSimulator
 
 @Suite struct SegmentSVGTests {
     private func occurrences(of needle: String, in haystack: String) -> Int {

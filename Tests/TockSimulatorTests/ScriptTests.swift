@@ -1,5 +1,5 @@
 import Testing
-@testable import TockAppliance
+@testable import TockSimulator
 import TockCore
 
 @Suite struct ScriptTests {

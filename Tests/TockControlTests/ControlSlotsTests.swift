@@ -1,5 +1,5 @@
 import Testing
-@testable import TockAppliance
+@testable import TockControl
 import TockCore
 
 /// The control socket's connection rules on virtual time.

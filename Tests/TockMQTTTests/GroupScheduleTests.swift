@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TockAppliance
+@testable import TockMQTT
 import TockCore
 
 /// The fleet group's ordering and bounds, as every member applies them.

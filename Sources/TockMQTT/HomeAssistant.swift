@@ -1,14 +1,16 @@
 import Foundation
+import TockConfig
+import TockControl
 
 /// Home Assistant's MQTT discovery (https://www.home-assistant.io/integrations/mqtt/):
 /// one retained config per entity at
 /// `<discovery_prefix>/<component>/<node>/<object>/config`, all under one
 /// device, all unavailable when the box's `availability` says `offline`.
 /// An empty retained payload on the same topic removes the entity.
-enum HomeAssistant {
+public enum HomeAssistant {
     /// The entities, as (topic, payload). The payloads' shape is written
     /// down in Tests/mqtt/ha-discovery.schema.json and checked against it.
-    static func configs(_ c: MqttConfig, version: String) -> [(topic: String, payload: [String: Any])] {
+    public static func configs(_ c: MqttConfig, version: String) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [

@@ -1,6 +1,6 @@
 import Testing
 import TockCore
-@testable import TockAppliance
+@testable import TockSimulator
 
 @Suite struct BigDigitsTests {
     private func count(_ glyph: Character, in lines: [String]) -> Int {

@@ -3,8 +3,8 @@
 /// is the same text). Foundation's JSONSerialization took 180 µs for one
 /// status reply (median of 200, release build), on the loop that also
 /// keeps the timer's deadlines; this writer takes a few.
-enum JSONText {
-    static func bytes(_ value: Any) -> [UInt8] { Array(encode(value).utf8) }
+public enum JSONText {
+    public static func bytes(_ value: Any) -> [UInt8] { Array(encode(value).utf8) }
 
     static func encode(_ value: Any) -> String {
         var out = ""

@@ -1,3 +1,4 @@
+import TockConfig
 import TockCore
 
 /// A simulator script: one action per line, `#` comments.

@@ -18,8 +18,8 @@ import TockCore
 /// reserved slot would not help: whoever is hostile can take it too.
 /// Connections that are not watching go first, as they are the ones with
 /// a deadline anyway; among watchers, the oldest.
-struct ControlSlots {
-    enum Phase: Equatable {
+public struct ControlSlots {
+    public enum Phase: Equatable {
         /// Connected, or answered, with nothing of a next request yet.
         case idle
         /// Part of a request line has arrived.
@@ -28,21 +28,21 @@ struct ControlSlots {
     }
 
     /// Why a connection is closed.
-    enum Closing: Equatable {
+    public enum Closing: Equatable {
         case idle, unfinished, evicted
     }
 
-    struct Slot: Equatable {
-        var phase: Phase
+    public struct Slot: Equatable {
+        public var phase: Phase
         /// When the current phase began.
         var since: Instant
     }
 
     let capacity: Int
-    let idleLimit: Duration
-    private(set) var slots: [CInt: Slot] = [:]
+    public let idleLimit: Duration
+    public private(set) var slots: [CInt: Slot] = [:]
 
-    init(capacity: Int, idleLimit: Duration) {
+    public init(capacity: Int, idleLimit: Duration) {
         precondition(capacity > 0)
         self.capacity = capacity
         self.idleLimit = idleLimit
@@ -50,7 +50,7 @@ struct ControlSlots {
 
     /// A connection arrived at `t`; returns the one to close first to make
     /// room, if every slot was taken.
-    mutating func admit(_ id: CInt, at t: Instant) -> CInt? {
+    public mutating func admit(_ id: CInt, at t: Instant) -> CInt? {
         var evicted: CInt?
         if slots.count >= capacity {
             evicted = slots.min { a, b in
@@ -65,13 +65,13 @@ struct ControlSlots {
     }
 
     /// Bytes of a request arrived and none completed it.
-    mutating func requestBegan(_ id: CInt, at t: Instant) {
+    public mutating func requestBegan(_ id: CInt, at t: Instant) {
         guard let s = slots[id], s.phase == .idle else { return }
         slots[id] = Slot(phase: .partial, since: t)
     }
 
     /// A request line was answered; `watch` made the connection a watcher.
-    mutating func answered(_ id: CInt, watch: Bool, at t: Instant) {
+    public mutating func answered(_ id: CInt, watch: Bool, at t: Instant) {
         guard let s = slots[id] else { return }
         if s.phase == .watching || watch {
             slots[id] = Slot(phase: .watching, since: s.phase == .watching ? s.since : t)
@@ -80,15 +80,15 @@ struct ControlSlots {
         }
     }
 
-    mutating func remove(_ id: CInt) { slots[id] = nil }
+    public mutating func remove(_ id: CInt) { slots[id] = nil }
 
     /// When the next connection runs out of time; nil when none can.
-    var deadline: Instant? {
+    public var deadline: Instant? {
         slots.values.filter { $0.phase != .watching }.map { $0.since + idleLimit }.min()
     }
 
     /// The connections out of time at `t`, removed, with why.
-    mutating func expire(at t: Instant) -> [(id: CInt, why: Closing)] {
+    public mutating func expire(at t: Instant) -> [(id: CInt, why: Closing)] {
         let out = slots.filter { $0.value.phase != .watching && $0.value.since + idleLimit <= t }
             .sorted { $0.key < $1.key }
             .map { (id: $0.key, why: $0.value.phase == .partial ? Closing.unfinished : .idle) }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TockAppliance
+@testable import TockSimulator
 import TockCore
 
 /// The display pictures in README.md and docs/*.md are drawn from the

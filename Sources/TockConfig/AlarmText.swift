@@ -18,7 +18,7 @@ public enum AlarmText {
         return "\(day) \(date) \(clock(second / 60))"
     }
 
-    static func clock(_ minute: Int) -> String { DailyAlarm.timeText(minute) }
+    public static func clock(_ minute: Int) -> String { DailyAlarm.timeText(minute) }
 
     private static func name(_ r: AlarmClock.Ring) -> String {
         let labels = r.labels.filter { !$0.isEmpty }

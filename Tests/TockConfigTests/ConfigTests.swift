@@ -1,5 +1,5 @@
 import Testing
-@testable import TockAppliance
+@testable import TockConfig
 import TockCore
 import TockGPIOD
 import TockLinux

@@ -3,25 +3,25 @@
 /// step costs the same however long the script is. (Removing the first
 /// element of an array moves all the others: a script of n lines then
 /// costs n² / 2 moves.)
-struct Agenda<Element> {
+public struct Agenda<Element> {
     private var items: [Element]
     private var next = 0
     /// Elements looked at or moved by `removeFirst`: a count of the work,
     /// for the tests that check it grows linearly with the script.
-    private(set) var work = 0
+    public private(set) var work = 0
 
     /// `items` in the order `areInIncreasingOrder` gives; the caller breaks
     /// ties (a sequence number), as `sort` is not guaranteed stable.
-    init(_ items: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) {
+    public init(_ items: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) {
         self.items = items.sorted(by: areInIncreasingOrder)
     }
 
-    var first: Element? { next < items.count ? items[next] : nil }
+    public var first: Element? { next < items.count ? items[next] : nil }
 
     var count: Int { items.count - next }
 
     /// The first element, taken off the agenda. There must be one.
-    mutating func removeFirst() -> Element {
+    public mutating func removeFirst() -> Element {
         precondition(next < items.count, "Agenda.removeFirst on an empty agenda")
         defer { next += 1 }
         work += 1
