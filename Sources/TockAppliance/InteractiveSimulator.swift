@@ -52,7 +52,7 @@ public final class InteractiveSimulator {
         var log = Logger(label: "tock.sim")
         log.logLevel = .critical  // the screen is the log
         let start = clock.now()
-        let core = Appliance(settings: config.settings, switchPosition: config.switchPosition, at: start)
+        let core = Machine(settings: config.settings, switchPosition: config.switchPosition, at: start)
         let driver = ApplianceDriver(core: core, clock: { [clock] in clock.now() }, display: display, sounder: sounder,
                                      leds: leds.mapValues { $0 as any DigitalOutput }, log: log)
         let traceFile = try tracePath.map { try TraceSink(path: $0) }

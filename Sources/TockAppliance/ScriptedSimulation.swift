@@ -41,7 +41,7 @@ public final class ScriptedSimulation {
         let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: clock) as any DigitalOutput) })
         var log = Logger(label: "tock.sim")
         log.logLevel = .warning
-        let core = Appliance(settings: config.settings, switchPosition: config.switchPosition, at: nowBoth)
+        let core = Machine(settings: config.settings, switchPosition: config.switchPosition, at: nowBoth)
         driver = ApplianceDriver(core: core, clock: { [unowned self] in nowBoth }, display: display, sounder: sounder, leds: leds, log: log)
         if let trace { driver.trace = TraceWriter(origin: origin, leds: config.leds, sink: trace) }
         driver.onWake = { [unowned self] m, w in wake = (m, w) }

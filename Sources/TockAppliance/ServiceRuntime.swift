@@ -66,7 +66,7 @@ public final class ServiceRuntime {
         let store = options.statePath.map { StateStore(path: $0, log: log) }
         let start = clock.now()
         let saved = store?.load(at: start)
-        let core = Appliance(settings: config.settings, switchPosition: hardware.switchPosition, restoring: saved, at: start)
+        let core = Machine(settings: config.settings, switchPosition: hardware.switchPosition, restoring: saved, at: start)
         if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
             log.notice("the presets in \(options.configPath ?? "the configuration") changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
         } else if core.pendingSettings != nil {

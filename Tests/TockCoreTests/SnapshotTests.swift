@@ -11,41 +11,41 @@ import Testing
     }
 
     @Test func aRunningCountDownContinuesAsIfTheBoxHadStayedOn() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.run(to: 1)
         let snap = a.persisted.last!
         #expect(snap.phase == .running(since: (epoch + .seconds(0)).nanoseconds, before: 0))
         // Power comes back 100 s later.
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: afterReboot(100))
-        let out = b.start(at: afterReboot(100))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: afterReboot(100))
+        let out = b.handle(.powerOn, at: afterReboot(100)).commands
         #expect(out.contains(.render(Frame(text: "03:20", digits: 4))))
         #expect(b.stateName == .running)
     }
 
     @Test func aCountDownWhoseEndPassedWhileOffRingsAtOnce() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.run(to: 1)
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(3_600))
-        let out = b.start(at: afterReboot(3_600))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(3_600))
+        let out = b.handle(.powerOn, at: afterReboot(3_600)).commands
         #expect(b.stateName == .ringing)
         #expect(out.contains { if case .buzzer(let t) = $0 { t != nil } else { false } })
     }
 
     @Test func aPausedCountStaysPausedAtTheSameValue() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.press(.stop, at: 42.5)
         a.run(to: 43)
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(1_000))
-        _ = b.start(at: afterReboot(1_000))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(1_000))
+        _ = b.handle(.powerOn, at: afterReboot(1_000)).commands
         #expect(b.stateName == .paused)
         #expect(b.program.presentation(at: afterReboot(1_000)).content == .down(.milliseconds(257_500)))
     }
 
     @Test func editedPresetsAndTheDirectionSurvive() {
-        var a = VirtualAppliance(.timer([.seconds(300), .seconds(60)]), switch: .up)
+        var a = VirtualMachine(.timer([.seconds(300), .seconds(60)]), switch: .up)
         a.edge(.button(.reset), true, at: 0)
         a.edge(.button(.reset), false, at: 1.2)
         a.press(.start, at: 2)
@@ -53,12 +53,12 @@ import Testing
         a.run(to: 4)
         let snap = a.persisted.last!
         #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == "up")
-        let b = Appliance(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
+        let b = Machine(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
         #expect((b.program as? CountTimer)?.preset == .seconds(310))
     }
 
     @Test func theSnapshotChangesOnlyOnTransitionsNotWithTime() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         let initial = a.persisted.count
         a.press(.start, at: 0)
         a.run(to: 200)
@@ -69,7 +69,7 @@ import Testing
 
     @Test func aSnapshotOfAnotherModeIsIgnoredInReady() {
         let snap = Snapshot(mode: "interval", phase: .ready, presets: [], presetIndex: 0, direction: "down")
-        let b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        let b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .ready && b.settings.mode == .timer)
     }
 
@@ -77,9 +77,9 @@ import Testing
     /// its own mode, and the file's applies from its reset.
     @Test func aCountOfAnotherModeContinuesUntilItsReset() {
         let snap = Snapshot(mode: "interval", phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: "down")
-        var b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        var b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .paused && b.settings.mode == .interval && b.pendingSettings == .timer())
-        _ = b.handle(.action(.pressed(.reset)), at: afterReboot(1))
+        _ = b.handle(.remotePress(.pressed(.reset)), at: afterReboot(1))
         #expect(b.stateName == .ready)
         #expect(b.settings.mode == .timer)
         #expect(b.pendingSettings == nil)
@@ -90,11 +90,11 @@ import Testing
         s.mode = .countdown
         s.countdownUntil = epoch + .seconds(10)
         let over = Snapshot(mode: "countdown", phase: .over, presets: [], presetIndex: 0, direction: "down")
-        let b = Appliance(settings: s, switchPosition: .down, restoring: over, at: afterReboot(20))
+        let b = Machine(settings: s, switchPosition: .down, restoring: over, at: afterReboot(20))
         #expect(b.stateName == .over)
         // Counting when the power went, the instant passed while off: ring once now.
         let counting = Snapshot(mode: "countdown", phase: .running(since: (epoch + .seconds(10)).nanoseconds, before: 0), presets: [], presetIndex: 0, direction: "down")
-        let c = Appliance(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
+        let c = Machine(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
         #expect(c.stateName == .ringing)
     }
 }
