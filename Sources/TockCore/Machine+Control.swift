@@ -78,8 +78,7 @@ extension CountTimer {
     /// Replace the current preset and return to ready.
     mutating func setPreset(_ d: Duration) {
         presets[presetIndex] = d
-        state = .ready
-        direction = switchPosition
+        backToReady()
     }
 }
 

@@ -141,44 +141,6 @@ extension Now {
     func instant(ofWall w: Int64) -> Instant { monotonic(at: WallTime(nanoseconds: w)) }
 }
 
-extension CountTimer {
-    public func snapshot(at now: Now) -> Snapshot {
-        let phase: Snapshot.Phase
-        switch state {
-        case .ready, .editing: phase = .ready  // an unsaved edit is dropped
-        case .running(let run): phase = .running(run, at: now)
-        case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
-        case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .done: phase = .done
-        }
-        return Snapshot(mode: stopwatchMode ? "stopwatch" : "timer", phase: phase, presets: presets.map(\.nanoseconds),
-                        presetIndex: presetIndex, direction: direction.rawValue)
-    }
-
-    /// Continue from a snapshot as if the box had stayed on; a count whose
-    /// end passed meanwhile rings at once (from its end, so auto-silence
-    /// still counts from then; at least from now if it rang out unheard).
-    public mutating func restore(_ s: Snapshot, at now: Now) {
-        if !s.presets.isEmpty, s.presets.allSatisfy({ $0 > 0 }) {
-            presets = s.presets.map { .nanoseconds($0) }
-            presetIndex = min(max(s.presetIndex, 0), presets.count - 1)
-        }
-        direction = SwitchPosition(rawValue: s.direction) ?? direction
-        switch s.phase {
-        case .ready, .over: state = .ready
-        case .running:
-            let run = s.phase.run(at: now)!
-            state = .running(run)
-            if let end = end(of: run), end <= now.monotonic { state = .ringing(since: ringStart(end, now)) }
-        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
-        case .ringing(let since): state = .ringing(since: ringStart(now.instant(ofWall: since), now))
-        case .done: state = .done
-        }
-    }
-
-    private func ringStart(_ t: Instant, _ now: Now) -> Instant { Snapshot.ringStart(t, now: now, ringFor: alarm.ringFor) }
-}
-
 extension Snapshot {
     /// An alarm due while the box was off rings at once on restart: from
     /// its own instant if that leaves at least half the ring time, else
@@ -188,40 +150,45 @@ extension Snapshot {
     }
 }
 
+extension CountTimer {
+    public func snapshot(at now: Now) -> Snapshot {
+        // An unsaved edit is dropped: while editing, the count is in ready.
+        Snapshot(mode: stopwatchMode ? "stopwatch" : "timer", phase: lifecycle.phase(at: now), presets: presets.map(\.nanoseconds),
+                 presetIndex: presetIndex, direction: direction.rawValue)
+    }
+
+    /// Continue from a snapshot as if the box had stayed on (see
+    /// `Lifecycle.restore`).
+    public mutating func restore(_ s: Snapshot, at now: Now) {
+        if !s.presets.isEmpty, s.presets.allSatisfy({ $0 > 0 }) {
+            presets = s.presets.map { .nanoseconds($0) }
+            presetIndex = min(max(s.presetIndex, 0), presets.count - 1)
+        }
+        direction = SwitchPosition(rawValue: s.direction) ?? direction
+        edit = nil
+        let target = target
+        lifecycle.restore(s.phase, at: now) { run in target.map { run.instant(whenElapsed: $0) } }
+    }
+}
+
 extension IntervalProgram {
     public func snapshot(at now: Now) -> Snapshot {
-        let phase: Snapshot.Phase
-        switch state {
-        case .ready: phase = .ready
-        case .running(let run): phase = .running(run, at: now)
-        case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
-        case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .done: phase = .done
-        }
-        return Snapshot(mode: "interval", phase: phase, presets: [], presetIndex: 0, direction: "down")
+        Snapshot(mode: "interval", phase: lifecycle.phase(at: now), presets: [], presetIndex: 0, direction: "down")
     }
 
     public mutating func restore(_ s: Snapshot, at now: Now) {
-        switch s.phase {
-        case .ready, .over: state = .ready
-        case .running:
-            let run = s.phase.run(at: now)!
-            let end = run.instant(whenElapsed: total)
-            state = end <= now.monotonic ? .ringing(since: Snapshot.ringStart(end, now: now, ringFor: alarm.ringFor)) : .running(run)
-        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
-        case .ringing(let since): state = .ringing(since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: alarm.ringFor))
-        case .done: state = .done
-        }
+        let total = total
+        lifecycle.restore(s.phase, at: now) { $0.instant(whenElapsed: total) }
     }
 }
 
 extension CalendarCountdown {
     public func snapshot(at now: Now) -> Snapshot {
         let phase: Snapshot.Phase
-        switch state {
-        case .counting: phase = .running(since: target.nanoseconds, before: 0)
+        switch lifecycle.state {
         case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .over: phase = .over
+        case .done: phase = .over
+        default: phase = .running(since: target.nanoseconds, before: 0)
         }
         return Snapshot(mode: "countdown", phase: phase, presets: [], presetIndex: 0, direction: "down")
     }
@@ -231,15 +198,15 @@ extension CalendarCountdown {
     public mutating func restore(_ s: Snapshot, at now: Now) {
         guard case .running(let t, _) = s.phase, t == target.nanoseconds else {
             switch s.phase {
-            case .over: state = .over
-            case .ringing(let since): state = .ringing(since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: alarm.ringFor))
+            case .over: lifecycle.state = .done
+            case .ringing(let since): lifecycle.restoreRing(since: since, at: now)
             default: break
             }
             return
         }
         if now.wall >= target {
             // The instant passed while the box was off: ring now, once.
-            state = .ringing(since: now.monotonic)
+            lifecycle.ring(from: now.monotonic)
         }
     }
 }
