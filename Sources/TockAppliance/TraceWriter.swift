@@ -36,7 +36,7 @@ public final class TraceWriter {
         case .report(.alarm(let notice)):
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
         case .command(.group(let change)):
-            write(t, "\"group\":\(json(change.press))")
+            write(t, "\"group\":\(json(change.press.rawValue))")
         case .command(.wake), .command(.persist), .report(.refused):
             break
         }

@@ -42,7 +42,7 @@ extension Machine {
         guard timer.stateName == .ready || timer.stateName == .done else {
             throw Refusal("the timer is \(timer.stateName.rawValue); stop and reset it first")
         }
-        if try sentToGroup("set", .setPreset(d), at: now) { return }
+        if try sentToGroup(.set, .setPreset(d), at: now) { return }
         timer.setPreset(d)
         program = timer
     }
@@ -57,17 +57,17 @@ extension Machine {
         guard mode != .countdown || settings.countdownUntil != nil else {
             throw Refusal("countdown needs countdown.until in the configuration file")
         }
-        if try sentToGroup("mode", .setMode(mode), at: now) { return }
+        if try sentToGroup(.mode, .setMode(mode), at: now) { return }
         var s = settings
         s.mode = mode
         var snap = snapshot(at: now)
-        snap.mode = mode.rawValue
+        snap.mode = mode
         snap.phase = .ready
         // Build with the file's mode and let the snapshot carry the new one,
         // so it outlives a restart.
         var file = s
         file.mode = fileMode
-        snap.fileMode = fileMode.rawValue
+        snap.fileMode = fileMode
         var next = Machine(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
         carryOver(to: &next)
         self = next

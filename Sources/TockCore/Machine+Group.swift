@@ -12,12 +12,26 @@
 public struct GroupChange: Equatable, Sendable {
     /// The agreed instant.
     public var at: WallTime
-    /// What caused it: start, stop, reset, set or mode.
-    public var press: String
+    /// What caused it.
+    public var press: Press
     /// The program as it is from `at` on.
     public var state: Snapshot
 
-    public init(at: WallTime, press: String, state: Snapshot) {
+    /// What caused a change: a button, or a request from outside the
+    /// panel (the raw value is what the group message carries).
+    public enum Press: String, CaseIterable, Sendable {
+        case start, stop, reset, set, mode
+
+        init(_ button: Button) {
+            switch button {
+            case .start: self = .start
+            case .stop: self = .stop
+            case .reset: self = .reset
+            }
+        }
+    }
+
+    public init(at: WallTime, press: Press, state: Snapshot) {
         self.at = at
         self.press = press
         self.state = state
@@ -39,7 +53,7 @@ extension Machine {
         switch action {
         case .pressed(let b), .longPressed(let b), .repeated(let b): button = b
         }
-        return GroupChange(at: then.wall, press: button.rawValue, state: after)
+        return GroupChange(at: then.wall, press: .init(button), state: after)
     }
 
     /// `now` plus the group's lead, when presses go through the group.
@@ -51,7 +65,7 @@ extension Machine {
     /// A change from outside the panel (`set`, `mode`), worked out on a
     /// copy at the agreed instant and handed to the group; false when it is
     /// to act here at once.
-    mutating func sentToGroup(_ press: String, _ request: Input, at now: Now) throws(Refusal) -> Bool {
+    mutating func sentToGroup(_ press: GroupChange.Press, _ request: Input, at now: Now) throws(Refusal) -> Bool {
         guard let then = groupInstant(after: now) else { return false }
         var copy = self
         copy.groupLinked = false
@@ -67,7 +81,7 @@ extension Machine {
     /// box's own. A mode this box cannot show (a countdown without
     /// `countdown.until`) is refused.
     mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) {
-        guard let mode = Settings.Mode(rawValue: state.mode) else { throw Refusal("the group's mode \"\(state.mode)\" is unknown") }
+        let mode = state.mode  // (a mode this core does not know is refused where the message is decoded)
         if mode == settings.mode {
             program.restore(state, at: now)
         } else {
@@ -80,7 +94,7 @@ extension Machine {
             snap.presets = state.presets
             snap.presetIndex = state.presetIndex
             snap.direction = state.direction
-            snap.fileMode = fileMode.rawValue
+            snap.fileMode = fileMode
             var file = settings
             file.mode = fileMode
             var next = Machine(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)

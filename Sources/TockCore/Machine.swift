@@ -65,12 +65,11 @@ public struct Machine: Sendable {
         let presetsChanged = snapshot?.filePresets.map { $0 != file.presets.map(\.nanoseconds) } ?? false
         // A mode chosen at run time outlives a restart, unless the file's
         // own mode has changed since (the person edited it).
-        if let snapshot, snapshot.fileMode == file.mode.rawValue, let m = Settings.Mode(rawValue: snapshot.mode),
-           m != .countdown || file.countdownUntil != nil {
-            settings.mode = m
+        if let snapshot, snapshot.fileMode == file.mode, snapshot.mode != .countdown || file.countdownUntil != nil {
+            settings.mode = snapshot.mode
         }
-        if let saved = snapshot, saved.holdsACount, let m = Settings.Mode(rawValue: saved.mode),
-           m != settings.mode || presetsChanged {
+        if let saved = snapshot, saved.holdsACount, saved.mode != settings.mode || presetsChanged {
+            let m = saved.mode
             // The file changed under a count in progress: the count goes on
             // with the mode and presets it had, the file from its reset
             // (as after a reload: the count's mode stands for the file's
@@ -93,7 +92,7 @@ public struct Machine: Sendable {
         case .interval:
             program = IntervalProgram(program: settings.interval, alarm: settings.alarm)
         }
-        if let snapshot, snapshot.mode == settings.mode.rawValue {
+        if let snapshot, snapshot.mode == settings.mode {
             program.restore(snapshot, at: now)
         }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
@@ -110,7 +109,7 @@ public struct Machine: Sendable {
 
     public func snapshot(at now: Now) -> Snapshot {
         var s = program.snapshot(at: now)
-        s.fileMode = fileMode.rawValue
+        s.fileMode = fileMode
         s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         return s

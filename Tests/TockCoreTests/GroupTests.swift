@@ -22,7 +22,7 @@ import Testing
         let g = try #require(changes(a).first)
         // Start acts on press: the edge at 1 s settles after the 20 ms
         // debounce, dated at its first edge; the agreed instant is 250 ms on.
-        #expect(g.press == "start")
+        #expect(g.press == .start)
         #expect(g.at == now(1.25).wall)
         #expect(g.state.phase == .running(since: now(1.25).wall.nanoseconds, before: 0))
         #expect(g.state.presets == [60_000_000_000])
@@ -83,7 +83,7 @@ import Testing
         try deliver(changes(a)[0], at: 1.25)
         b.press(.stop, at: 11)
         let stop = try #require(changes(b).first)
-        #expect(stop.press == "stop" && stop.state.phase == .paused(elapsed: 10_000_000_000))
+        #expect(stop.press == .stop && stop.state.phase == .paused(elapsed: 10_000_000_000))
         try deliver(stop, at: 11.25)
         #expect(a.state == .paused && b.state == .paused && a.display == "00:50" && b.display == "00:50")
         a.press(.reset, at: 20)
@@ -98,7 +98,7 @@ import Testing
         try a.request(.setPreset(.seconds(90)))
         #expect(a.display == "01:00")  // not yet
         let g = try #require(changes(a).first)
-        #expect(g.press == "set" && g.state.presets == [90_000_000_000])
+        #expect(g.press == .set && g.state.presets == [90_000_000_000])
         a.run(to: 1.25)
         try a.request(.adoptGroup(g.state))
         #expect(a.display == "01:30")
@@ -106,14 +106,14 @@ import Testing
 
     @Test func aModeChangeIsAdoptedWholeAndACountdownWithoutItsInstantIsRefused() throws {
         var a = Self.grouped()
-        var stopwatch = Snapshot(mode: "stopwatch", phase: .running(since: now(0).wall.nanoseconds, before: 0), presets: [60_000_000_000],
-                                 presetIndex: 0, direction: "up")
+        var stopwatch = Snapshot(mode: .stopwatch, phase: .running(since: now(0).wall.nanoseconds, before: 0), presets: [60_000_000_000],
+                                 presetIndex: 0, direction: .up)
         a.run(to: 5)
         try a.request(.adoptGroup(stopwatch))
         #expect(a.core.settings.mode == .stopwatch && a.state == .running)
         #expect(a.display == "05:00")  // seconds and hundredths under a minute
         #expect(a.core.groupLinked)
-        stopwatch.mode = "countdown"
+        stopwatch.mode = .countdown
         #expect(throws: Machine.Refusal.self) { try a.request(.adoptGroup(stopwatch)) }
         #expect(a.core.settings.mode == .stopwatch)
     }

@@ -24,7 +24,7 @@ import Testing
         try a.request(.setMode(.interval))
         #expect(a.core.settings.mode == .interval && a.display == "00:30")
         let snap = a.persisted.last!
-        #expect(snap.mode == "interval" && snap.fileMode == "timer")
+        #expect(snap.mode == .interval && snap.fileMode == .timer)
         // Same file after a restart: still interval.
         let b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: now(10))
         #expect(b.settings.mode == .interval)

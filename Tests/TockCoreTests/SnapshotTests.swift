@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TockCore
 
@@ -52,7 +53,7 @@ import Testing
         a.press(.reset, at: 3)
         a.run(to: 4)
         let snap = a.persisted.last!
-        #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == "up")
+        #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == .up)
         let b = Machine(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
         #expect((b.program as? CountTimer)?.preset == .seconds(310))
     }
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func aSnapshotOfAnotherModeIsIgnoredInReady() {
-        let snap = Snapshot(mode: "interval", phase: .ready, presets: [], presetIndex: 0, direction: "down")
+        let snap = Snapshot(mode: .interval, phase: .ready, presets: [], presetIndex: 0, direction: .down)
         let b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .ready && b.settings.mode == .timer)
     }
@@ -76,7 +77,7 @@ import Testing
     /// A count in progress is never lost to a change of file: it goes on in
     /// its own mode, and the file's applies from its reset.
     @Test func aCountOfAnotherModeContinuesUntilItsReset() {
-        let snap = Snapshot(mode: "interval", phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: "down")
+        let snap = Snapshot(mode: .interval, phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: .down)
         var b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .paused && b.settings.mode == .interval && b.pendingSettings == .timer())
         _ = b.handle(.remotePress(.pressed(.reset)), at: afterReboot(1))
@@ -89,12 +90,24 @@ import Testing
         var s = Settings()
         s.mode = .countdown
         s.countdownUntil = epoch + .seconds(10)
-        let over = Snapshot(mode: "countdown", phase: .over, presets: [], presetIndex: 0, direction: "down")
+        let over = Snapshot(mode: .countdown, phase: .over, presets: [], presetIndex: 0, direction: .down)
         let b = Machine(settings: s, switchPosition: .down, restoring: over, at: afterReboot(20))
         #expect(b.stateName == .over)
         // Counting when the power went, the instant passed while off: ring once now.
-        let counting = Snapshot(mode: "countdown", phase: .running(since: (epoch + .seconds(10)).nanoseconds, before: 0), presets: [], presetIndex: 0, direction: "down")
+        let counting = Snapshot(mode: .countdown, phase: .running(since: (epoch + .seconds(10)).nanoseconds, before: 0), presets: [], presetIndex: 0, direction: .down)
         let c = Machine(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
         #expect(c.stateName == .ringing)
+    }
+
+    /// Mode, direction and file mode are enums in the core and the same
+    /// strings in the state file and the group message as ever.
+    @Test func theJSONKeepsItsStrings() throws {
+        var snap = Snapshot(mode: .stopwatch, phase: .running(since: 5, before: 0), presets: [10_000_000_000], presetIndex: 0, direction: .up)
+        snap.fileMode = .timer
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(snap), as: UTF8.self)
+        #expect(text == #"{"direction":"up","fileMode":"timer","mode":"stopwatch","phase":{"running":{"before":0,"since":5}},"presetIndex":0,"presets":[10000000000]}"#)
+        #expect(try JSONDecoder().decode(Snapshot.self, from: Data(text.utf8)) == snap)
     }
 }

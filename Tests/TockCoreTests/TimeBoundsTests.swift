@@ -97,8 +97,8 @@ import Testing
                 settings.interval.rounds = 99
                 for wall in walls {
                     for phase in phases {
-                        let snap = Snapshot(mode: mode.rawValue, phase: phase, presets: [Settings.longestPreset.nanoseconds, 1],
-                                            presetIndex: 1, direction: "down")
+                        let snap = Snapshot(mode: mode, phase: phase, presets: [Settings.longestPreset.nanoseconds, 1],
+                                            presetIndex: 1, direction: .down)
                         let start = Now(monotonic: at(0), wall: wall)
                         var core = Machine(settings: settings, switchPosition: .down, restoring: snap, at: start)
                         _ = core.handle(.powerOn, at: start)
