@@ -9,7 +9,7 @@ import TockLoop
 /// LEDs and the trace; the core's wake-ups are its own two timers on the
 /// loop. The same driver runs on the real reactor and on virtual time.
 public final class ApplianceDriver {
-    public private(set) var core: Appliance
+    public private(set) var core: Machine
     private let loop: any EventLoop
     /// The core's next wake-up on each clock, and the one last delivered:
     /// a core that hands a delivered deadline back is not woken again for it.
@@ -24,8 +24,8 @@ public final class ApplianceDriver {
     public var trace: TraceWriter?
     /// Called with each new state to remember across a restart.
     public var onPersist: ((Snapshot) -> Void)?
-    /// Called with every batch of commands (for screens and status).
-    public var onCommands: (([Appliance.Command]) -> Void)?
+    /// Called with every batch of outputs (for screens and status).
+    public var onCommands: ((Machine.Output) -> Void)?
     /// Called with each press the fleet group is to carry out.
     public var onGroupChange: ((GroupChange) -> Void)?
     /// The last state and frame carried out.
@@ -35,7 +35,7 @@ public final class ApplianceDriver {
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
 
-    public init(core: Appliance, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
+    public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
         self.core = core
         self.loop = loop
@@ -68,38 +68,25 @@ public final class ApplianceDriver {
     public func start() {
         output("buzzer") { try sounder.sound(nil) }
         let now = clock()
-        perform(core.start(at: now), at: now.monotonic)
+        perform(core.handle(.powerOn, at: now), at: now.monotonic)
     }
 
     public func edge(_ e: Edge) { handle(.edge(e.line, active: e.active, at: e.timestamp)) }
-    public func tick() { handle(.tick) }
+    public func tick() { handle(.wake) }
     public func clockStepped() { handle(.clockStepped) }
-    public func action(_ a: ButtonAction) { handle(.action(a)) }
+    public func action(_ a: ButtonAction) { handle(.remotePress(a)) }
 
     /// A reloaded configuration: the same state under new settings.
-    public func reconfigure(_ settings: Settings) {
-        let now = clock()
-        core = core.reconfigured(settings, at: now)
-        perform(core.handle(.tick, at: now), at: now.monotonic)
-    }
+    public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }
 
     /// `tock set`: replace the current preset.
-    public func setPreset(_ d: Duration) throws(Appliance.Refusal) {
-        let now = clock()
-        perform(try core.setPreset(d, at: now), at: now.monotonic)
-    }
+    public func setPreset(_ d: Duration) throws(Machine.Refusal) { try request(.setPreset(d)) }
 
     /// `tock mode`: change the mode.
-    public func setMode(_ mode: Settings.Mode) throws(Appliance.Refusal) {
-        let now = clock()
-        perform(try core.setMode(mode, at: now), at: now.monotonic)
-    }
+    public func setMode(_ mode: Settings.Mode) throws(Machine.Refusal) { try request(.setMode(mode)) }
 
     /// `tock alarm add|rm|on|off|skip-next`.
-    public func editAlarms(_ edit: Appliance.AlarmEdit) throws(Appliance.Refusal) {
-        let now = clock()
-        perform(try core.editAlarms(edit, at: now), at: now.monotonic)
-    }
+    public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
 
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }
@@ -107,14 +94,11 @@ public final class ApplianceDriver {
     /// Whether the fleet group can be reached (presses go through it).
     public var groupLinked: Bool {
         get { core.groupLinked }
-        set { core.groupLinked = newValue }
+        set { handle(.groupLink(newValue)) }
     }
 
-    /// Take the fleet group's program (see `Appliance.adoptGroup`).
-    public func adoptGroup(_ state: Snapshot) throws(Appliance.Refusal) {
-        let now = clock()
-        perform(try core.adoptGroup(state, at: now), at: now.monotonic)
-    }
+    /// Take the fleet group's program (see `Machine.Input.adoptGroup`).
+    public func adoptGroup(_ state: Snapshot) throws(Machine.Refusal) { try request(.adoptGroup(state)) }
 
     /// Every exit path: buzzer off, display dark, LEDs off.
     public func shutdown() {
@@ -123,38 +107,48 @@ public final class ApplianceDriver {
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
-    private func handle(_ event: Appliance.Event) {
+    private func handle(_ input: Machine.Input) {
         let now = clock()
-        perform(core.handle(event, at: now), at: now.monotonic)
+        perform(core.handle(input, at: now), at: now.monotonic)
     }
 
-    private func perform(_ commands: [Appliance.Command], at t: Instant) {
-        for c in commands {
-            trace?.record(c, at: t)
-            switch c {
-            case .render(let f):
+    /// A request that may be refused: the refusal is thrown, nothing done.
+    private func request(_ input: Machine.Input) throws(Machine.Refusal) {
+        let now = clock()
+        let out = core.handle(input, at: now)
+        if let refusal = out.refusal { throw refusal }
+        perform(out, at: now.monotonic)
+    }
+
+    private func perform(_ out: Machine.Output, at t: Instant) {
+        for item in out.items {
+            trace?.record(item, at: t)
+            switch item {
+            case .command(.render(let f)):
                 frame = f
                 output("display") { try display.show(f) }
-            case .buzzer(let tone):
+            case .command(.buzzer(let tone)):
                 if (tone == nil) != (self.tone == nil) { log.debug("buzzer \(tone == nil ? "off" : "on")") }
                 self.tone = tone
                 output("buzzer") { try sounder.sound(tone) }
-            case .state(let s):
+            case .report(.stateChanged(let s)):
                 if let old = state { log.info("state \(old.rawValue) -> \(s.rawValue)") }
                 state = s
-            case .led(let name, let lit):
+            case .command(.led(let name, let lit)):
                 if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
-            case .wake(let m, let w):
+            case .command(.wake(let m, let w)):
                 wake(monotonic: m, wall: w)
-            case .persist(let s):
+            case .command(.persist(let s)):
                 onPersist?(s)
-            case .alarm(let notice):
+            case .report(.alarm(let notice)):
                 log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
-            case .group(let change):
+            case .command(.group(let change)):
                 onGroupChange?(change)
+            case .report(.refused):
+                break  // (thrown by `request`)
             }
         }
-        onCommands?(commands)
+        onCommands?(out)
     }
 
     private func wake(monotonic m: Instant?, wall w: WallTime?) {

@@ -44,7 +44,7 @@ public final class Box {
     private let devices: Hardware
     private let log: Logger
     /// Called after every batch of outputs (status lines, screens, the timing log).
-    public var onOutputs: (([Appliance.Command]) -> Void)?
+    public var onOutputs: ((Machine.Output) -> Void)?
     /// Called with the edges read from an input, before they are handled.
     public var onEdges: (([Edge]) -> Void)?
     /// An input failed (its chip went away): the caller stops the loop.
@@ -59,7 +59,7 @@ public final class Box {
         self.store = store
         let start = loop.now()
         let saved = store?.load(at: start)
-        let core = Appliance(settings: config.settings, switchPosition: devices.switchPosition, restoring: saved, at: start)
+        let core = Machine(settings: config.settings, switchPosition: devices.switchPosition, restoring: saved, at: start)
         if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
             log.notice("the presets in \(setup.configName) changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
         } else if core.pendingSettings != nil {

@@ -74,15 +74,15 @@ final class ControlServer {
     }
 
     /// Tell watchers what changed.
-    func publish(_ commands: [Appliance.Command]) {
+    func publish(_ output: Machine.Output) {
         let watchers = slots.slots.filter { $0.value.phase == .watching }.map(\.key).sorted()
         guard !watchers.isEmpty else { return }
         var event: [String: Any] = [:]
-        for c in commands {
+        for c in output.items {
             switch c {
-            case .render(let f): event["display"] = f.text
-            case .buzzer(let t): event["buzzer"] = t != nil
-            case .state(let s): event["state"] = s.rawValue
+            case .command(.render(let f)): event["display"] = f.text
+            case .command(.buzzer(let t)): event["buzzer"] = t != nil
+            case .report(.stateChanged(let s)): event["state"] = s.rawValue
             default: break
             }
         }

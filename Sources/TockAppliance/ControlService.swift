@@ -18,7 +18,7 @@ final class ControlService {
     /// Carry out `request` and say how it went. `watch` only answers the
     /// status here; following changes is the transport's business.
     func reply(to request: ControlRequest) -> [String: Any] {
-        func refused(_ e: Appliance.Refusal) -> [String: Any] { ["ok": false, "error": e.description] }
+        func refused(_ e: Machine.Refusal) -> [String: Any] { ["ok": false, "error": e.description] }
         switch request {
         case .status, .watch:
             break
@@ -68,10 +68,10 @@ final class ControlService {
         case .snoozed(let r, let until):
             s["alarm"] = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
         }
-        if let timer = core.program as? CountTimer {
-            s["preset"] = DurationText.format(timer.preset)
-            s["presets"] = timer.presets.map(DurationText.format)
-            s["direction"] = timer.direction.rawValue
+        if let presets = core.presets {
+            s["preset"] = DurationText.format(presets.current)
+            s["presets"] = presets.all.map(DurationText.format)
+            s["direction"] = presets.direction.rawValue
         }
         let progress = driver.progress()
         if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }

@@ -88,13 +88,13 @@ final class MqttBridge {
 
     /// After each batch of outputs: send the topics whose value changed;
     /// the times go along with a display or state change, no more often.
-    func outputs(_ commands: [Appliance.Command]) {
+    func outputs(_ output: Machine.Output) {
         guard client.link == .connected else { return }
         // A change of mode or preset in ready may leave the display as it
         // was, but it is always persisted.
-        let shown = commands.contains {
+        let shown = output.items.contains {
             switch $0 {
-            case .render, .state, .buzzer, .persist: true
+            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist): true
             default: false
             }
         }
@@ -109,7 +109,7 @@ final class MqttBridge {
             ("state", driver.state?.rawValue ?? "starting"),
             ("display", driver.frame?.text ?? ""),
             ("mode", core.settings.mode.rawValue),
-            ("preset", (core.program as? CountTimer).map { DurationText.format($0.preset) } ?? ""),
+            ("preset", core.presets.map { DurationText.format($0.current) } ?? ""),
             ("buzzer", driver.tone != nil ? "on" : "off"),
         ]
         let displayChanged = published["display"] != values[1].1 || published["state"] != values[0].1

@@ -68,7 +68,7 @@ final class MqttGroup {
     /// A press here: tell the group, and schedule it here too (without
     /// waiting for the broker to echo it back).
     func send(_ change: GroupChange) {
-        let m = Message(from: config.clientID, at: change.at.nanoseconds, press: change.press, state: change.state)
+        let m = Message(from: config.clientID, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state)
         guard let data = try? JSONEncoder().encode(m) else { return }
         client.publish(topic, [UInt8](data))
         mine = m

@@ -40,8 +40,8 @@ public final class TimingLog {
     }
 
     /// The outputs of one batch of commands, carried out by `t`.
-    public func outputs(_ commands: [Appliance.Command], doneAt t: Instant) {
-        for c in commands {
+    public func outputs(_ output: Machine.Output, doneAt t: Instant) {
+        for c in output.commands {
             switch c {
             case .render(let f):
                 sink("frame \(mono(t)) \(f.text)")

@@ -19,26 +19,26 @@ public final class TraceWriter {
         self.sink = sink
     }
 
-    public func record(_ command: Appliance.Command, at t: Instant) {
-        switch command {
-        case .render(let frame):
+    public func record(_ item: Machine.Output.Item, at t: Instant) {
+        switch item {
+        case .command(.render(let frame)):
             write(t, "\"display\":\(json(frame.text))")
-        case .buzzer(let tone):
+        case .command(.buzzer(let tone)):
             // The trace says sounding or not; pitch changes are not changes here.
             let on = tone != nil
             guard on != buzzer else { return }
             buzzer = on
             write(t, "\"buzzer\":\(on)")
-        case .state(let s):
+        case .report(.stateChanged(let s)):
             write(t, "\"state\":\(json(s.rawValue))")
-        case .led(let name, let lit):
+        case .command(.led(let name, let lit)):
             guard leds.contains(name) else { return }
             write(t, "\(json("led." + name)):\(lit)")
-        case .alarm(let notice):
+        case .report(.alarm(let notice)):
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
-        case .group(let change):
-            write(t, "\"group\":\(json(change.press))")
-        case .wake, .persist:
+        case .command(.group(let change)):
+            write(t, "\"group\":\(json(change.press.rawValue))")
+        case .command(.wake), .command(.persist), .report(.refused):
             break
         }
     }

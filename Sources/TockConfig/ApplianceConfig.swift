@@ -9,7 +9,7 @@ public struct ApplianceConfig: Equatable, Sendable {
     public var settings = Settings()
     /// Where the Up/Down switch starts in the simulator.
     public var switchPosition: SwitchPosition = .down
-    /// Status LEDs fitted (a subset of `Appliance.ledNames`).
+    /// Status LEDs fitted (a subset of `Machine.ledNames`).
     public var leds: [String] = []
     /// Where the parts are wired (used by the gpiod backend).
     public var hardware = HardwareConfig()

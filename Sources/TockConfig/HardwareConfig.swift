@@ -105,13 +105,13 @@ extension ApplianceConfig {
     /// LEDs: a list of names (the simulator) or a mapping name -> line.
     mutating func readLeds(_ node: Node, _ r: ConfigReader) {
         if case .mapping = node {
-            let m = r.mapping(node, "leds", allowed: Appliance.ledNames)
-            for name in Appliance.ledNames {
+            let m = r.mapping(node, "leds", allowed: Machine.ledNames)
+            for name in Machine.ledNames {
                 if let v = m[name], let s = r.line(v, "leds.\(name)") { hardware.leds[name] = s }
             }
-            leds = Appliance.ledNames.filter { hardware.leds[$0] != nil }
+            leds = Machine.ledNames.filter { hardware.leds[$0] != nil }
         } else if let items = r.list(node, "leds") {
-            leds = items.enumerated().compactMap { i, item in r.choice(item, "leds[\(i)]", Appliance.ledNames) }
+            leds = items.enumerated().compactMap { i, item in r.choice(item, "leds[\(i)]", Machine.ledNames) }
         }
     }
 

@@ -10,13 +10,8 @@
 /// and its Unix time disagreed with its own comment; here the instant is
 /// parsed once, with an explicit zone or offset, outside the core.
 public struct CalendarCountdown: TimerProgram, Equatable {
-    public enum State: Equatable, Sendable {
-        case counting
-        case ringing(since: Instant)
-        case over
-    }
-
-    public internal(set) var state: State
+    /// Running toward the target from power-on, ringing, then done ("over").
+    public internal(set) var lifecycle: Lifecycle<WallTime>
     public let target: WallTime
     public let alarm: AlarmSettings
     /// The last instant the program was brought up to date while counting.
@@ -26,73 +21,60 @@ public struct CalendarCountdown: TimerProgram, Equatable {
         self.target = target
         self.alarm = alarm
         observed = now.monotonic
-        state = now.wall < target ? .counting : .over
+        lifecycle = Lifecycle(now.wall < target ? .running(target) : .done, ringFor: alarm.ringFor)
     }
 
-    public var stateName: StateName {
-        switch state {
-        case .counting: .running
-        case .ringing: .ringing
-        case .over: .over
-        }
-    }
+    /// Done is "over": the instant has passed.
+    public var stateName: StateName { lifecycle.state == .done ? .over : lifecycle.stateName }
 
-    public var ringingSince: Instant? {
-        if case .ringing(let since) = state { return since }
-        return nil
-    }
+    public var ringingSince: Instant? { lifecycle.ringingSince }
 
     public func pressStyle(_ button: Button) -> PressStyle { .onPress }
 
     public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
-        if case .ringing = state {
-            state = .over  // any button silences
-            return []
-        }
+        if lifecycle.silence() { return [] }  // any button silences
         return alarm.chirp ? [.no] : []
     }
 
     public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
-        if case .ringing = state { state = .over }
+        lifecycle.silence()
         return []
     }
 
     public func nextDeadline(at now: Now) -> Deadline? {
-        switch state {
-        case .counting: .wall(target)
-        case .ringing(let since): .monotonic(since + alarm.ringFor)
-        case .over: nil
-        }
+        if case .running = lifecycle.state { return .wall(target) }
+        return lifecycle.silenceDue
     }
 
     public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
-        if case .counting = state {
+        if case .running = lifecycle.state {
             if now.wall >= target {
                 // Ring from the instant the clock read the target (exact even
                 // after a late wake-up); after a step of the clock past it,
                 // from when the step was noticed: the moment was never
                 // heard, so the whole ring time is owed.
-                state = .ringing(since: min(max(now.monotonic(at: target), observed), now.monotonic))
+                lifecycle.ring(from: min(max(now.monotonic(at: target), observed), now.monotonic))
             } else {
                 observed = max(observed, now.monotonic)
             }
         }
-        if case .ringing(let since) = state, since + alarm.ringFor <= now.monotonic {
-            state = .over
-        }
+        lifecycle.silenceIfDue(at: now.monotonic)
         return []
     }
 
     /// Equal in state and target; when it last looked at the clock is not state.
     public static func == (a: CalendarCountdown, b: CalendarCountdown) -> Bool {
-        a.state == b.state && a.target == b.target
+        a.lifecycle == b.lifecycle && a.target == b.target
     }
 
     public func presentation(at now: Now) -> Presentation {
-        switch state {
-        case .counting: Presentation(.calendar(max(target - now.wall, .zero)), motion: .wall)
+        switch lifecycle.state {
         case .ringing(let since): Presentation(.calendar(.zero), blink: Blinks.ringing(since))
-        case .over: Presentation(.text("over"))
+        case .done: Presentation(.text("over"))
+        default: Presentation(.calendar(max(target - now.wall, .zero)), motion: .wall)
         }
     }
+
+    /// Time left (for the status).
+    public func progress(at now: Now) -> Progress { Progress(remaining: max(target - now.wall, .zero)) }
 }

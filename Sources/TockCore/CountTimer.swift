@@ -12,6 +12,8 @@
 /// already finished, cannot happen: the shown start value is derived from
 /// the direction, never stored.
 public struct CountTimer: TimerProgram, Equatable {
+    /// The whole state at a glance: the count's life, or an edit of the
+    /// preset (which happens in ready).
     public enum State: Equatable, Sendable {
         case ready
         case running(Run)
@@ -21,7 +23,14 @@ public struct CountTimer: TimerProgram, Equatable {
         case editing(value: Duration, changedAt: Instant)
     }
 
-    public internal(set) var state: State = .ready
+    /// A preset being edited (long press of Reset in ready).
+    struct Edit: Equatable, Sendable {
+        var value: Duration
+        var changedAt: Instant
+    }
+
+    public internal(set) var lifecycle: Lifecycle<Run>
+    var edit: Edit?
     public internal(set) var presets: [Duration]
     public internal(set) var presetIndex = 0
     /// The direction the current count uses.
@@ -38,6 +47,18 @@ public struct CountTimer: TimerProgram, Equatable {
         self.switchPosition = switchPosition
         stopwatchMode = settings.mode == .stopwatch
         alarm = settings.alarm
+        lifecycle = Lifecycle(ringFor: settings.alarm.ringFor)
+    }
+
+    public var state: State {
+        if let edit { return .editing(value: edit.value, changedAt: edit.changedAt) }
+        switch lifecycle.state {
+        case .ready: return .ready
+        case .running(let run): return .running(run)
+        case .paused(let e, let at): return .paused(elapsed: e, at: at)
+        case .ringing(let since): return .ringing(since: since)
+        case .done: return .done
+        }
     }
 
     public var preset: Duration { presets[presetIndex] }
@@ -47,67 +68,47 @@ public struct CountTimer: TimerProgram, Equatable {
     /// Whether the preset matters in the current direction.
     private var usesPreset: Bool { target != nil }
 
-    public var stateName: StateName {
-        switch state {
-        case .ready: .ready
-        case .running: .running
-        case .paused: .paused
-        case .ringing: .ringing
-        case .done: .done
-        case .editing: .editing
-        }
-    }
+    public var stateName: StateName { edit == nil ? lifecycle.stateName : .editing }
 
-    public var ringingSince: Instant? {
-        if case .ringing(let since) = state { return since }
-        return nil
-    }
+    public var ringingSince: Instant? { lifecycle.ringingSince }
 
     public func pressStyle(_ button: Button) -> PressStyle {
-        switch (state, button) {
-        case (.ready, .reset) where usesPreset: .shortOrLong
-        case (.editing, .start), (.editing, .stop): .repeating
-        default: .onPress
-        }
+        if edit != nil { return button == .reset ? .onPress : .repeating }
+        return lifecycle.state == .ready && button == .reset && usesPreset ? .shortOrLong : .onPress
     }
 
     // MARK: - Buttons and switch
 
     public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
         let t = now.monotonic
-        switch (state, action) {
-        case (.ready, .pressed(.start)):
-            state = .running(Run(since: t))
+        if let edit { return pressWhileEditing(edit.value, action, at: t) }
+        switch (lifecycle.state, action) {
         case (.ready, .pressed(.reset)) where usesPreset && presets.count > 1:
             presetIndex = (presetIndex + 1) % presets.count
         case (.ready, .longPressed(.reset)) where usesPreset:
-            state = .editing(value: preset, changedAt: t)
+            edit = Edit(value: preset, changedAt: t)
+        default:
+            guard lifecycle.press(action, at: t) else { return noChirp }
+            if lifecycle.state == .ready { direction = switchPosition }
+        }
+        return []
+    }
 
-        case (.running(let run), .pressed(.stop)):
-            state = .paused(elapsed: run.elapsed(at: t), at: t)
-
-        case (.paused(let elapsed, _), .pressed(.start)):
-            state = .running(Run(since: t, before: elapsed))
-        case (.paused, .pressed(.reset)):
-            backToReady()
-
-        case (.ringing, .pressed(.start)), (.ringing, .pressed(.stop)):
-            state = .done
-        case (.ringing, .pressed(.reset)), (.done, .pressed(.reset)):
-            backToReady()
-
-        case (.editing(let v, _), .pressed(.start)), (.editing(let v, _), .repeated(.start)):
+    /// A press while editing the preset: Start adds a step, Stop takes one
+    /// off, Reset saves.
+    private mutating func pressWhileEditing(_ v: Duration, _ action: ButtonAction, at t: Instant) -> [Buzzer.Signal] {
+        switch action {
+        case .pressed(.start), .repeated(.start):
             let next = min(v + Self.step(above: v), Settings.longestPreset)
             guard next != v else { return noChirp }
-            state = .editing(value: next, changedAt: t)
-        case (.editing(let v, _), .pressed(.stop)), (.editing(let v, _), .repeated(.stop)):
+            edit = Edit(value: next, changedAt: t)
+        case .pressed(.stop), .repeated(.stop):
             let next = max(v - Self.step(below: v), min(v, Settings.shortestPreset))
             guard next != v else { return noChirp }
-            state = .editing(value: next, changedAt: t)
-        case (.editing(let v, _), .pressed(.reset)):
+            edit = Edit(value: next, changedAt: t)
+        case .pressed(.reset):
             presets[presetIndex] = v
             backToReady()
-
         default:
             return noChirp
         }
@@ -116,18 +117,20 @@ public struct CountTimer: TimerProgram, Equatable {
 
     public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
         switchPosition = position
-        switch state {
+        guard edit == nil else { return [] }  // applies at the next reset
+        switch lifecycle.state {
         case .ready, .done: backToReady()
-        case .ringing: state = .done
-        case .running, .paused, .editing: break  // applies at the next reset
+        case .ringing: lifecycle.silence()
+        case .running, .paused: break  // applies at the next reset
         }
         return []
     }
 
     public mutating func noteSwitch(_ position: SwitchPosition) { switchPosition = position }
 
-    private mutating func backToReady() {
-        state = .ready
+    mutating func backToReady() {
+        edit = nil
+        lifecycle.state = .ready
         direction = switchPosition
     }
 
@@ -160,45 +163,32 @@ public struct CountTimer: TimerProgram, Equatable {
         return k <= alarm.warnLast ? end - .seconds(k) : nil
     }
 
+    // (While editing, the count's life is in ready: nothing is due.)
     public func nextDeadline(at now: Now) -> Deadline? {
-        switch state {
-        case .running(let run):
+        if case .running(let run) = lifecycle.state {
             let candidates = [end(of: run), nextWarning(of: run, after: now.monotonic)].compactMap { $0 }
             return candidates.min().map(Deadline.monotonic)
-        case .ringing(let since):
-            return .monotonic(since + alarm.ringFor)
-        default:
-            return nil
         }
+        return lifecycle.silenceDue
     }
 
     public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
         var signals: [(Buzzer.Signal, Instant)] = []
-        if case .running(let run) = state {
-            // Only a warning still sounding matters: a one-shot replaces the last.
-            if let w = latestWarning(of: run, atOrBefore: now.monotonic), now.monotonic - w < BuzzerPattern.warning.length {
-                signals.append((.warning, w))
-            }
-            if let end = end(of: run), end <= now.monotonic { state = .ringing(since: end) }
+        // Only a warning still sounding matters: a one-shot replaces the last.
+        if case .running(let run) = lifecycle.state, let w = latestWarning(of: run, atOrBefore: now.monotonic),
+           now.monotonic - w < BuzzerPattern.warning.length {
+            signals.append((.warning, w))
         }
-        if case .ringing(let since) = state, since + alarm.ringFor <= now.monotonic {
-            state = .done
-        }
+        let target = target
+        lifecycle.advance(to: now.monotonic) { run in target.map { run.instant(whenElapsed: $0) } }
         return signals
     }
 
     // MARK: - Display
 
     public func presentation(at now: Now) -> Presentation {
-        let t = now.monotonic
-        switch state {
-        case .ready: return Presentation(content(elapsed: .zero))
-        case .running(let run): return Presentation(content(elapsed: run.elapsed(at: t)), motion: .monotonic)
-        case .paused(let e, let at): return Presentation(content(elapsed: e), blink: Blinks.paused(at))
-        case .ringing(let since): return Presentation(content(elapsed: target ?? .zero), blink: Blinks.ringing(since))
-        case .done: return Presentation(content(elapsed: target ?? .zero))
-        case .editing(let v, let at): return Presentation(.down(v), blink: Blinks.editing(at))
-        }
+        if let edit { return Presentation(.down(edit.value), blink: Blinks.editing(edit.changedAt)) }
+        return lifecycle.presentation(at: now.monotonic, final: target ?? .zero, content(elapsed:))
     }
 
     private func content(elapsed: Duration) -> DisplayContent {

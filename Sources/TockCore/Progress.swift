@@ -9,31 +9,20 @@ public struct Progress: Equatable, Sendable {
     }
 }
 
-extension Appliance {
+extension Machine {
+    public func progress(at now: Now) -> Progress { program.progress(at: now) }
+}
+
+extension CountTimer {
+    /// Time elapsed, and left where the count has an end (for the status).
     public func progress(at now: Now) -> Progress {
-        switch program {
-        case let timer as CountTimer:
-            let elapsed: Duration
-            switch timer.state {
-            case .running(let run): elapsed = run.elapsed(at: now.monotonic)
-            case .paused(let e, _): elapsed = e
-            case .ringing, .done: elapsed = timer.target ?? .zero
-            case .ready, .editing: elapsed = .zero
-            }
-            return Progress(elapsed: elapsed, remaining: timer.target.map { max($0 - elapsed, .zero) })
-        case let interval as IntervalProgram:
-            let elapsed: Duration
-            switch interval.state {
-            case .running(let run): elapsed = min(run.elapsed(at: now.monotonic), interval.total)
-            case .paused(let e, _): elapsed = e
-            case .ringing, .done: elapsed = interval.total
-            case .ready: elapsed = .zero
-            }
-            return Progress(elapsed: elapsed, remaining: interval.total - elapsed)
-        case let countdown as CalendarCountdown:
-            return Progress(remaining: max(countdown.target - now.wall, .zero))
-        default:
-            return Progress()
+        let elapsed: Duration
+        switch state {
+        case .running(let run): elapsed = run.elapsed(at: now.monotonic)
+        case .paused(let e, _): elapsed = e
+        case .ringing, .done: elapsed = target ?? .zero
+        case .ready, .editing: elapsed = .zero
         }
+        return Progress(elapsed: elapsed, remaining: target.map { max($0 - elapsed, .zero) })
     }
 }

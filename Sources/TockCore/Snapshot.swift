@@ -17,15 +17,15 @@ public struct Snapshot: Equatable, Sendable, Codable {
         case over
     }
 
-    public var mode: String
+    public var mode: Settings.Mode
     public var phase: Phase
     /// Preset durations in nanoseconds (edited values included).
     public var presets: [Int64]
     public var presetIndex: Int
-    /// The direction the count uses (`up`/`down`).
-    public var direction: String
+    /// The direction the count uses.
+    public var direction: SwitchPosition
     /// The mode the configuration file asked for when this was taken.
-    public var fileMode: String?
+    public var fileMode: Settings.Mode?
     /// The daily alarms (absent in files written before they existed).
     public var alarms: AlarmsSnapshot?
     /// The configuration file's presets when this was taken (absent in
@@ -33,7 +33,7 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// changes, then the file wins.
     public var filePresets: [Int64]?
 
-    public init(mode: String, phase: Phase, presets: [Int64], presetIndex: Int, direction: String) {
+    public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
         self.phase = phase
         self.presets = presets
@@ -47,10 +47,14 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// direction it does not know, or more presets than a file may list.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mode = try c.decode(String.self, forKey: .mode)
-        guard Settings.Mode(rawValue: mode) != nil else { throw c.refusal(.mode, "unknown mode \"\(mode.prefix(32))\"") }
-        direction = try c.decode(String.self, forKey: .direction)
-        guard SwitchPosition(rawValue: direction) != nil else { throw c.refusal(.direction, "unknown direction \"\(direction.prefix(32))\"") }
+        let modeText = try c.decode(String.self, forKey: .mode)
+        guard let mode = Settings.Mode(rawValue: modeText) else { throw c.refusal(.mode, "unknown mode \"\(modeText.prefix(32))\"") }
+        self.mode = mode
+        let directionText = try c.decode(String.self, forKey: .direction)
+        guard let direction = SwitchPosition(rawValue: directionText) else {
+            throw c.refusal(.direction, "unknown direction \"\(directionText.prefix(32))\"")
+        }
+        self.direction = direction
         phase = try c.decode(Phase.self, forKey: .phase)
         do { try phase.check() } catch { throw c.refusal(.phase, error.description) }
         presets = try c.decode([Int64].self, forKey: .presets)
@@ -60,8 +64,10 @@ public struct Snapshot: Equatable, Sendable, Codable {
         }
         presetIndex = try c.decode(Int.self, forKey: .presetIndex)
         guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw c.refusal(.presetIndex, "preset \(presetIndex) of \(presets.count)") }
-        fileMode = try c.decodeIfPresent(String.self, forKey: .fileMode)
-        if let m = fileMode, Settings.Mode(rawValue: m) == nil { throw c.refusal(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
+        if let m = try c.decodeIfPresent(String.self, forKey: .fileMode) {
+            guard let fileMode = Settings.Mode(rawValue: m) else { throw c.refusal(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
+            self.fileMode = fileMode
+        }
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
         filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
         if let f = filePresets {
@@ -75,7 +81,7 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// configuration must not cut short; a countdown to an instant is not
     /// one (it follows its date, whatever the file).
     public var holdsACount: Bool {
-        guard mode != Settings.Mode.countdown.rawValue else { return false }
+        guard mode != .countdown else { return false }
         switch phase {
         case .running, .paused, .ringing: return true
         case .ready, .done, .over: return false
@@ -125,7 +131,7 @@ extension Snapshot {
     public func isFromTheFuture(at wall: WallTime) -> Bool {
         let since: Int64?
         switch phase {
-        case .running(let s, _) where mode != Settings.Mode.countdown.rawValue: since = s
+        case .running(let s, _) where mode != .countdown: since = s
         case .ringing(let s): since = s
         default: since = nil
         }
@@ -141,44 +147,6 @@ extension Now {
     func instant(ofWall w: Int64) -> Instant { monotonic(at: WallTime(nanoseconds: w)) }
 }
 
-extension CountTimer {
-    public func snapshot(at now: Now) -> Snapshot {
-        let phase: Snapshot.Phase
-        switch state {
-        case .ready, .editing: phase = .ready  // an unsaved edit is dropped
-        case .running(let run): phase = .running(run, at: now)
-        case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
-        case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .done: phase = .done
-        }
-        return Snapshot(mode: stopwatchMode ? "stopwatch" : "timer", phase: phase, presets: presets.map(\.nanoseconds),
-                        presetIndex: presetIndex, direction: direction.rawValue)
-    }
-
-    /// Continue from a snapshot as if the box had stayed on; a count whose
-    /// end passed meanwhile rings at once (from its end, so auto-silence
-    /// still counts from then; at least from now if it rang out unheard).
-    public mutating func restore(_ s: Snapshot, at now: Now) {
-        if !s.presets.isEmpty, s.presets.allSatisfy({ $0 > 0 }) {
-            presets = s.presets.map { .nanoseconds($0) }
-            presetIndex = min(max(s.presetIndex, 0), presets.count - 1)
-        }
-        direction = SwitchPosition(rawValue: s.direction) ?? direction
-        switch s.phase {
-        case .ready, .over: state = .ready
-        case .running:
-            let run = s.phase.run(at: now)!
-            state = .running(run)
-            if let end = end(of: run), end <= now.monotonic { state = .ringing(since: ringStart(end, now)) }
-        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
-        case .ringing(let since): state = .ringing(since: ringStart(now.instant(ofWall: since), now))
-        case .done: state = .done
-        }
-    }
-
-    private func ringStart(_ t: Instant, _ now: Now) -> Instant { Snapshot.ringStart(t, now: now, ringFor: alarm.ringFor) }
-}
-
 extension Snapshot {
     /// An alarm due while the box was off rings at once on restart: from
     /// its own instant if that leaves at least half the ring time, else
@@ -188,42 +156,47 @@ extension Snapshot {
     }
 }
 
+extension CountTimer {
+    public func snapshot(at now: Now) -> Snapshot {
+        // An unsaved edit is dropped: while editing, the count is in ready.
+        Snapshot(mode: stopwatchMode ? .stopwatch : .timer, phase: lifecycle.phase(at: now), presets: presets.map(\.nanoseconds),
+                 presetIndex: presetIndex, direction: direction)
+    }
+
+    /// Continue from a snapshot as if the box had stayed on (see
+    /// `Lifecycle.restore`).
+    public mutating func restore(_ s: Snapshot, at now: Now) {
+        if !s.presets.isEmpty, s.presets.allSatisfy({ $0 > 0 }) {
+            presets = s.presets.map { .nanoseconds($0) }
+            presetIndex = min(max(s.presetIndex, 0), presets.count - 1)
+        }
+        direction = s.direction
+        edit = nil
+        let target = target
+        lifecycle.restore(s.phase, at: now) { run in target.map { run.instant(whenElapsed: $0) } }
+    }
+}
+
 extension IntervalProgram {
     public func snapshot(at now: Now) -> Snapshot {
-        let phase: Snapshot.Phase
-        switch state {
-        case .ready: phase = .ready
-        case .running(let run): phase = .running(run, at: now)
-        case .paused(let e, _): phase = .paused(elapsed: e.nanoseconds)
-        case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .done: phase = .done
-        }
-        return Snapshot(mode: "interval", phase: phase, presets: [], presetIndex: 0, direction: "down")
+        Snapshot(mode: .interval, phase: lifecycle.phase(at: now), presets: [], presetIndex: 0, direction: .down)
     }
 
     public mutating func restore(_ s: Snapshot, at now: Now) {
-        switch s.phase {
-        case .ready, .over: state = .ready
-        case .running:
-            let run = s.phase.run(at: now)!
-            let end = run.instant(whenElapsed: total)
-            state = end <= now.monotonic ? .ringing(since: Snapshot.ringStart(end, now: now, ringFor: alarm.ringFor)) : .running(run)
-        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
-        case .ringing(let since): state = .ringing(since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: alarm.ringFor))
-        case .done: state = .done
-        }
+        let total = total
+        lifecycle.restore(s.phase, at: now) { $0.instant(whenElapsed: total) }
     }
 }
 
 extension CalendarCountdown {
     public func snapshot(at now: Now) -> Snapshot {
         let phase: Snapshot.Phase
-        switch state {
-        case .counting: phase = .running(since: target.nanoseconds, before: 0)
+        switch lifecycle.state {
         case .ringing(let since): phase = .ringing(since: now.wall(of: since))
-        case .over: phase = .over
+        case .done: phase = .over
+        default: phase = .running(since: target.nanoseconds, before: 0)
         }
-        return Snapshot(mode: "countdown", phase: phase, presets: [], presetIndex: 0, direction: "down")
+        return Snapshot(mode: .countdown, phase: phase, presets: [], presetIndex: 0, direction: .down)
     }
 
     /// Its state follows from the clock; only an alarm still ringing, or
@@ -231,15 +204,15 @@ extension CalendarCountdown {
     public mutating func restore(_ s: Snapshot, at now: Now) {
         guard case .running(let t, _) = s.phase, t == target.nanoseconds else {
             switch s.phase {
-            case .over: state = .over
-            case .ringing(let since): state = .ringing(since: Snapshot.ringStart(now.instant(ofWall: since), now: now, ringFor: alarm.ringFor))
+            case .over: lifecycle.state = .done
+            case .ringing(let since): lifecycle.restoreRing(since: since, at: now)
             default: break
             }
             return
         }
         if now.wall >= target {
             // The instant passed while the box was off: ring now, once.
-            state = .ringing(since: now.monotonic)
+            lifecycle.ring(from: now.monotonic)
         }
     }
 }

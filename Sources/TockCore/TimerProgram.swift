@@ -44,6 +44,8 @@ public protocol TimerProgram: Sendable, Equatable {
     mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)]
 
     func presentation(at now: Now) -> Presentation
+    /// How far it has come (for the status and the MQTT link).
+    func progress(at now: Now) -> Progress
 
     /// What to remember across a restart (see `Snapshot`).
     func snapshot(at now: Now) -> Snapshot

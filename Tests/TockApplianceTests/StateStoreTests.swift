@@ -23,10 +23,10 @@ import Testing
     /// Every list at its limit, every label at its longest in bytes.
     var largest: Snapshot {
         let label = String(repeating: "\u{1F3CB}", count: DailyAlarm.maxLabel)  // 4 bytes each
-        var s = Snapshot(mode: "timer", phase: .running(since: TimeBounds.latestWall.nanoseconds, before: TimeBounds.longest.nanoseconds),
+        var s = Snapshot(mode: .timer, phase: .running(since: TimeBounds.latestWall.nanoseconds, before: TimeBounds.longest.nanoseconds),
                          presets: Array(repeating: Settings.longestPreset.nanoseconds, count: Settings.maxPresets),
-                         presetIndex: Settings.maxPresets - 1, direction: "down")
-        s.fileMode = "interval"
+                         presetIndex: Settings.maxPresets - 1, direction: .down)
+        s.fileMode = .interval
         let item = AlarmsSnapshot.Item(at: "23:59", days: "mon,tue,wed,fri,sun", label: label, enabled: true,
                                        handled: TimeBounds.latestWall.nanoseconds)
         var alarms = AlarmsSnapshot(items: Array(repeating: item, count: DailyAlarm.maxCount),
@@ -69,8 +69,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let s = store()
         func snap(_ i: Int) -> Snapshot {
-            Snapshot(mode: "timer", phase: i % 2 == 0 ? .running(since: Int64(i), before: 0) : .paused(elapsed: Int64(i)),
-                     presets: [1_000_000_000], presetIndex: 0, direction: "down")
+            Snapshot(mode: .timer, phase: i % 2 == 0 ? .running(since: Int64(i), before: 0) : .paused(elapsed: Int64(i)),
+                     presets: [1_000_000_000], presetIndex: 0, direction: .down)
         }
         for i in 0..<1_000 {  // one change every 2 ms for 2 s
             let t = Instant(nanoseconds: Int64(i) * 2_000_000)
@@ -99,7 +99,7 @@ import Testing
         // this test instead of hanging it; a writer opened afterwards lets
         // such a load return.
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var loaded: Snapshot? = Snapshot(mode: "timer", phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: "down")
+        nonisolated(unsafe) var loaded: Snapshot? = Snapshot(mode: .timer, phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: .down)
         nonisolated(unsafe) let unsafeStore = s
         Thread.detachNewThread {
             loaded = unsafeStore.load()
@@ -122,7 +122,7 @@ import Testing
         let victim = dir.appendingPathComponent("victim")
         try Data("precious\n".utf8).write(to: victim)
         #expect(symlink(victim.path, s.path + ".tmp") == 0)
-        let state = Snapshot(mode: "timer", phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: "down")
+        let state = Snapshot(mode: .timer, phase: .paused(elapsed: 1), presets: [1_000_000_000], presetIndex: 0, direction: .down)
         s.save(state)
         #expect(FileManager.default.contents(atPath: victim.path) == Data("precious\n".utf8))
         #expect(store().load() == state)

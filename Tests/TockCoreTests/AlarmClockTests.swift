@@ -30,16 +30,16 @@ import Testing
 
     @Test func ringsAtItsTimeOnItsDaysOnlyAndFallsSilentAfterRingFor() {
         // Friday 2026-11-27 06:00, an alarm at 06:45 on weekdays.
-        var v = VirtualAppliance(settings([alarm("06:45", "mon-fri")]), epoch: local(2026, 11, 27, 6, 0))
+        var v = VirtualMachine(settings([alarm("06:45", "mon-fri")]), epoch: local(2026, 11, 27, 6, 0))
         v.run(to: 4 * 86_400)
         #expect(v.rang == [at(2700), at(3 * 86_400 + 2700)])  // Friday and Monday
         #expect(v.notices.filter { if case .silenced = $0 { true } else { false } }.count == 2)
-        #expect(v.times { if case .alarm(.silenced) = $0 { true } else { false } } == [at(2760), at(3 * 86_400 + 2760)])
+        #expect(v.times { if case .report(.alarm(.silenced)) = $0 { true } else { false } } == [at(2760), at(3 * 86_400 + 2760)])
     }
 
     @Test func onASpringForwardDayATimeInTheGapRingsWhenTheGapEnds() {
         // 2026-03-29: 02:00 CET becomes 03:00 CEST; 02:30 never happens.
-        var v = VirtualAppliance(settings([alarm("02:30")]), epoch: local(2026, 3, 29, 0, 0))
+        var v = VirtualMachine(settings([alarm("02:30")]), epoch: local(2026, 3, 29, 0, 0))
         v.run(to: 4 * 3600)
         #expect(v.rang == [at(7200)])  // two real hours after midnight: 03:00 CEST
         #expect(v.displays.contains("03:00"))
@@ -47,22 +47,22 @@ import Testing
 
     @Test func onAFallBackDayATimeThatOccursTwiceRingsOnceAtTheFirst() {
         // 2026-10-25: 03:00 CEST becomes 02:00 CET; 02:30 happens twice.
-        var v = VirtualAppliance(settings([alarm("02:30")]), epoch: local(2026, 10, 25, 0, 0))
+        var v = VirtualMachine(settings([alarm("02:30")]), epoch: local(2026, 10, 25, 0, 0))
         v.run(to: 6 * 3600)
         #expect(v.rang == [at(2.5 * 3600)])
     }
 
     @Test func aClockSteppedForwardPastAnAlarmRingsItAtOnceWhenLessThanRingForLate() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
         v.stepClock(by: .seconds(320), at: 10)  // now 06:45:30, 30 s late
         #expect(v.rang == [at(10)])
         v.run(to: 200)
         // It was never heard, so the whole ring time is owed from the step.
-        #expect(v.times { if case .alarm(.silenced) = $0 { true } else { false } } == [at(70)])
+        #expect(v.times { if case .report(.alarm(.silenced)) = $0 { true } else { false } } == [at(70)])
     }
 
     @Test func aClockSteppedFarPastAnAlarmLogsItMissed() {
-        var v = VirtualAppliance(settings([alarm("06:45", label: "work")]), epoch: local(2026, 11, 23, 6, 40))
+        var v = VirtualMachine(settings([alarm("06:45", label: "work")]), epoch: local(2026, 11, 23, 6, 40))
         v.stepClock(by: .seconds(3600), at: 10)
         v.run(to: 3600)
         #expect(v.rang.isEmpty)
@@ -71,16 +71,16 @@ import Testing
 
     @Test func aStepIsRecognisedEvenBeforeItIsReported() {
         // The tick arrives before the reactor's step notice: same rule.
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 40))
         v.run(to: 10)
         v.wallOffset = .seconds(3600)
-        v.take(v.core.handle(.tick, at: v.clock))
+        v.take(v.core.handle(.wake, at: v.clock))
         #expect(v.rang.isEmpty)
         #expect(v.notices.count == 1)
     }
 
     @Test func aClockSteppedBackDoesNotRingAnAlarmTwice() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
         v.run(to: 61)
         #expect(v.rang == [at(60)])
         v.press(.reset, at: 62)  // dismiss
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aBoxSwitchedOnAfterAnAlarmsTimeDoesNotRingIt() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 1))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 1))
         v.run(to: 3600)
         #expect(v.rang.isEmpty)
         #expect(v.core.alarms.entries[0].next == local(2026, 11, 24, 6, 45))
@@ -99,15 +99,15 @@ import Testing
     // MARK: - Restarts
 
     @Test func aRestartAcrossTheAlarmTimeStillRingsButALongPowerCutMissesIt() {
-        var before = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        var before = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
         before.run(to: 50)
         let snap = before.core.snapshot(at: before.clock)
         // Back 20 s later (10 s late): it rings at once.
-        var brief = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 10), restoring: snap)
+        var brief = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 45, 10), restoring: snap)
         brief.run(to: 1)
         #expect(brief.rang == [at(0)])
         // Back at 07:30: missed, logged, and tomorrow's is next.
-        var long = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 7, 30), restoring: snap)
+        var long = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 7, 30), restoring: snap)
         long.run(to: 1)
         #expect(long.rang.isEmpty)
         #expect(long.notices.count == 1)
@@ -115,26 +115,26 @@ import Testing
     }
 
     @Test func aSnoozeSurvivesARestart() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
         v.press(.stop, at: 65)  // snooze 9 min: rings again at 06:54:05
         let snap = v.core.snapshot(at: v.clock)
-        var after = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 50), restoring: snap)
+        var after = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 50), restoring: snap)
         after.run(to: 600)
         #expect(after.rang == [at(245)])
     }
 
     @Test func anEditedFileReplacesTheRememberedAlarms() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
-        _ = try? v.core.editAlarms(.add(alarm("07:00")), at: v.clock)
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
+        _ = v.core.handle(.editAlarms(.add(alarm("07:00"))), at: v.clock)
         let snap = v.core.snapshot(at: v.clock)
-        #expect(VirtualAppliance(settings([alarm("06:45")]), restoring: snap).core.alarms.entries.count == 2)
-        #expect(VirtualAppliance(settings([alarm("06:30")]), restoring: snap).core.alarms.entries.map(\.alarm.minute) == [390])
+        #expect(VirtualMachine(settings([alarm("06:45")]), restoring: snap).core.alarms.entries.count == 2)
+        #expect(VirtualMachine(settings([alarm("06:30")]), restoring: snap).core.alarms.entries.map(\.alarm.minute) == [390])
     }
 
     // MARK: - Buttons while ringing
 
     @Test func stopSnoozesWithACountDownResetAndStartDismiss() {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 44))
         v.press(.stop, at: 62)
         #expect(!v.buzzing)
         #expect(v.display == "09:00")  // the count-down to the re-ring
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func aRunningCountKeepsRunningUnderARingingAlarm() {
-        var v = VirtualAppliance(settings([alarm("06:45")], presets: [.seconds(600)]), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([alarm("06:45")], presets: [.seconds(600)]), epoch: local(2026, 11, 23, 6, 44))
         v.press(.start, at: 10)  // with alarms, Start in ready acts on release (held, it lists them)
         v.run(to: 60.1)
         #expect(v.display == "06:45")  // the alarm flashes the time of day
@@ -163,11 +163,11 @@ import Testing
         #expect(v.display == "09:05")
         v.run(to: 611)
         #expect(v.state == .ringing)
-        #expect(v.times { if case .state(.ringing) = $0 { true } else { false } } == [at(610.08)])
+        #expect(v.times { if case .report(.stateChanged(.ringing)) = $0 { true } else { false } } == [at(610.08)])
     }
 
     @Test func whenBothRingOnePressSilencesBoth() {
-        var v = VirtualAppliance(settings([alarm("06:45")], presets: [.seconds(50)]), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([alarm("06:45")], presets: [.seconds(50)]), epoch: local(2026, 11, 23, 6, 44))
         v.press(.start, at: 10)  // ends at 60, with the alarm
         v.run(to: 61)
         #expect(v.state == .ringing && v.core.alarms.isRinging)
@@ -180,7 +180,7 @@ import Testing
     // MARK: - The idle clock
 
     @Test func theIdleClockShowsAfterIdleAfterAndTheFirstPressOnlyWakes() {
-        var v = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
         v.run(to: 29.9)
         #expect(v.display == "05:00")
         v.run(to: 30.1)
@@ -199,11 +199,11 @@ import Testing
         // long press: the alarm list opens, and the clock waits for the release.
         var s = settings([alarm("06:45")], idle: true)
         s.display.idleAfter = .seconds(2)
-        var v = VirtualAppliance(s, epoch: local(2026, 11, 23, 6, 0))
+        var v = VirtualMachine(s, epoch: local(2026, 11, 23, 6, 0))
         v.press(.start, at: 1.5, hold: 1.5)
         v.run(to: 3.1)
         #expect(v.display == "AL 1")
-        var w = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 0))
+        var w = VirtualMachine(settings([], idle: true), epoch: local(2026, 11, 23, 6, 0))
         w.edge(.button(.stop), true, at: 10)  // held for a minute: no clock meanwhile
         w.run(to: 70)
         #expect(w.display == "05:00")
@@ -215,7 +215,7 @@ import Testing
     }
 
     @Test func aFlipWhileTheClockShowsOnlyWakesAndAppliesAtTheNextReset() {
-        var v = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        var v = VirtualMachine(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
         v.flip(.up, at: 40)
         v.run(to: 40.1)  // past the debounce
         #expect(v.display == "05:00")
@@ -227,26 +227,26 @@ import Testing
     }
 
     @Test func wakeUpsPerMinuteWithTheIdleClock() {
-        var blinking = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        var blinking = VirtualMachine(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
         blinking.run(to: 100)
         let b0 = blinking.wakeUps
         blinking.run(to: 700)
         #expect(blinking.wakeUps - b0 == 1200)  // twice a second
         var s = settings([], idle: true)
         s.clock.blinkColon = false
-        var steady = VirtualAppliance(s, epoch: local(2026, 11, 23, 6, 44))
+        var steady = VirtualMachine(s, epoch: local(2026, 11, 23, 6, 44))
         steady.run(to: 100)
         let s0 = steady.wakeUps
         steady.run(to: 700)
         #expect(steady.wakeUps - s0 == 10)  // once a minute
         var eightSettings = settings([], idle: true)
         eightSettings.display.digits = 8
-        var eight = VirtualAppliance(eightSettings, epoch: local(2026, 11, 23, 6, 44))
+        var eight = VirtualMachine(eightSettings, epoch: local(2026, 11, 23, 6, 44))
         eight.run(to: 100)
         let e0 = eight.wakeUps
         eight.run(to: 700)
         #expect(eight.wakeUps - e0 == 600)  // seconds shown: once a second
-        var off = VirtualAppliance(settings([]), epoch: local(2026, 11, 23, 6, 44))
+        var off = VirtualMachine(settings([]), epoch: local(2026, 11, 23, 6, 44))
         off.run(to: 86_400)
         #expect(off.wakeUps == 0)
     }
@@ -254,18 +254,18 @@ import Testing
     @Test func twelveHourEightDigitAndUnsynchronisedFormats() {
         var s = settings([], idle: true)
         s.clock.format = .h12
-        var pm = VirtualAppliance(s, epoch: local(2026, 11, 23, 13, 5))
+        var pm = VirtualMachine(s, epoch: local(2026, 11, 23, 13, 5))
         pm.run(to: 30.1)
         #expect(pm.display == " 1:05.")  // the last point: PM
-        var am = VirtualAppliance(s, epoch: local(2026, 11, 23, 0, 5))
+        var am = VirtualMachine(s, epoch: local(2026, 11, 23, 0, 5))
         am.run(to: 30.1)
         #expect(am.display == "12:05")
         var eight = settings([], idle: true)
         eight.display.digits = 8
-        var v8 = VirtualAppliance(eight, epoch: local(2026, 11, 23, 13, 5))
+        var v8 = VirtualMachine(eight, epoch: local(2026, 11, 23, 13, 5))
         v8.run(to: 30.1)
         #expect(v8.display == "  13.05.30")
-        var unsynced = VirtualAppliance(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
+        var unsynced = VirtualMachine(settings([], idle: true), epoch: local(2026, 11, 23, 6, 44))
         unsynced.synchronised = false
         unsynced.run(to: 31)
         #expect(unsynced.display == "--:--")
@@ -277,7 +277,7 @@ import Testing
     // MARK: - The alarm list on the panel
 
     @Test func aLongStartShowsTheAlarmsStartTogglesStopStepsResetLeaves() {
-        var v = VirtualAppliance(settings([alarm("06:45", "weekdays"), alarm("09:00", "weekends")]), epoch: local(2026, 11, 23, 6, 0))
+        var v = VirtualMachine(settings([alarm("06:45", "weekdays"), alarm("09:00", "weekends")]), epoch: local(2026, 11, 23, 6, 0))
         v.press(.start, at: 10, hold: 1.2)
         #expect(v.state == .ready)
         v.run(to: 11.5)
@@ -297,24 +297,24 @@ import Testing
     }
 
     @Test func skipNextSkipsOneOccurrence() throws {
-        var v = VirtualAppliance(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
-        v.take(try v.core.editAlarms(.skipNext(1), at: v.clock))
+        var v = VirtualMachine(settings([alarm("06:45")]), epoch: local(2026, 11, 23, 6, 0))
+        try v.request(.editAlarms(.skipNext(1)))
         #expect(v.notices == [.skipped(alarm("06:45"), at: local(2026, 11, 23, 6, 45))])
         v.run(to: 86_400 + 3600)
         #expect(v.rang == [at(86_400 + 2700)])
-        #expect(throws: Appliance.Refusal.self) { try v.core.editAlarms(.remove(3), at: v.clock) }
+        #expect(throws: Machine.Refusal.self) { try v.request(.editAlarms(.remove(3))) }
     }
 
     /// A skip made days ahead survives a restart, and the state is not
     /// taken for one saved by a clock that was ahead.
     @Test func aSkipDaysAheadSurvivesARestart() throws {
         let start = local(2026, 11, 24, 7, 0)  // a Tuesday
-        var v = VirtualAppliance(settings([alarm("06:45", "mon")]), epoch: start)
-        v.take(try v.core.editAlarms(.skipNext(1), at: v.clock))  // Monday the 30th
+        var v = VirtualMachine(settings([alarm("06:45", "mon")]), epoch: start)
+        try v.request(.editAlarms(.skipNext(1)))  // Monday the 30th
         v.run(to: 1)
         let saved = v.persisted.last!
         #expect(!saved.isFromTheFuture(at: start + .seconds(1)))
-        var b = VirtualAppliance(settings([alarm("06:45", "mon")]), epoch: start + .seconds(1), restoring: saved)
+        var b = VirtualMachine(settings([alarm("06:45", "mon")]), epoch: start + .seconds(1), restoring: saved)
         #expect(b.core.alarms.entries[0].next == local(2026, 12, 7, 6, 45))
         b.run(to: 7 * 86_400)
         #expect(b.rang.isEmpty)
@@ -333,7 +333,7 @@ import Testing
             s.display.idleAfter = .seconds(Int64(1 + rng.next() % 20))
             s.alarm.ringFor = .seconds(Int64(5 + rng.next() % 60))
             s.clock.blinkColon = rng.next() % 2 == 0
-            var v = VirtualAppliance(s, epoch: local(2026, 11, 21 + Int(rng.next() % 3), 6, 0))
+            var v = VirtualMachine(s, epoch: local(2026, 11, 21 + Int(rng.next() % 3), 6, 0))
             var t = 0.0
             while t < 1200 {
                 t += Double(rng.next() % 30_000) / 1000

@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func countsToTheInstantRingsOnceThenShowsOver() {
-        var a = VirtualAppliance(settings(untilSecondsAfterEpoch: 3 * 86_400 + 3_600))
+        var a = VirtualMachine(settings(untilSecondsAfterEpoch: 3 * 86_400 + 3_600))
         #expect(a.display == "3d01")
         #expect(a.state == .running)
         #expect(a.wake.1 != nil)  // woken on the wall clock
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func buttonsDoNotStopItButAnyButtonSilencesItsAlarm() {
-        var a = VirtualAppliance(settings(untilSecondsAfterEpoch: 100))
+        var a = VirtualMachine(settings(untilSecondsAfterEpoch: 100))
         a.press(.stop, at: 1)
         a.press(.reset, at: 2)
         a.run(to: 3)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aClockStepIsAppliedAtOnceNotAtTheNextTick() {
-        var a = VirtualAppliance(settings(untilSecondsAfterEpoch: 7_200))
+        var a = VirtualMachine(settings(untilSecondsAfterEpoch: 7_200))
         a.run(to: 10)
         #expect(a.display == " 2:00")  // 1:59:50 left, rounded up
         // NTP steps the clock forward by an hour.
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func switchedOnAfterTheInstantItIsOverWithoutRinging() {
-        let a = VirtualAppliance(settings(untilSecondsAfterEpoch: -10))
+        let a = VirtualMachine(settings(untilSecondsAfterEpoch: -10))
         #expect(a.state == .over && !a.buzzing)
     }
 }

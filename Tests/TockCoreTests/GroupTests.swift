@@ -4,15 +4,15 @@ import Testing
 /// Fleet groups in the core: presses become `GroupChange`s at the press's
 /// instant plus the lead, and every member adopts them at that instant.
 @Suite struct GroupTests {
-    static func grouped(_ presets: [Duration] = [.seconds(60)], lead: Duration = .milliseconds(250)) -> VirtualAppliance {
+    static func grouped(_ presets: [Duration] = [.seconds(60)], lead: Duration = .milliseconds(250)) -> VirtualMachine {
         var s = Settings.timer(presets)
         s.group = GroupSettings(lead: lead)
-        var a = VirtualAppliance(s)
-        a.core.groupLinked = true
+        var a = VirtualMachine(s)
+        a.take(a.core.handle(.groupLink(true), at: a.clock))
         return a
     }
 
-    var changes: (VirtualAppliance) -> [GroupChange] = { a in a.log.compactMap { if case .group(let g) = $0.1 { g } else { nil } } }
+    var changes: (VirtualMachine) -> [GroupChange] = { a in a.log.compactMap { if case .command(.group(let g)) = $0.1 { g } else { nil } } }
 
     @Test func aStartGoesToTheGroupInsteadOfActing() throws {
         var a = Self.grouped()
@@ -22,7 +22,7 @@ import Testing
         let g = try #require(changes(a).first)
         // Start acts on press: the edge at 1 s settles after the 20 ms
         // debounce, dated at its first edge; the agreed instant is 250 ms on.
-        #expect(g.press == "start")
+        #expect(g.press == .start)
         #expect(g.at == now(1.25).wall)
         #expect(g.state.phase == .running(since: now(1.25).wall.nanoseconds, before: 0))
         #expect(g.state.presets == [60_000_000_000])
@@ -30,7 +30,7 @@ import Testing
 
     @Test func withoutTheGroupLinkAPressActsAtOnce() {
         var a = Self.grouped()
-        a.core.groupLinked = false
+        a.take(a.core.handle(.groupLink(false), at: a.clock))
         a.press(.start, at: 1)
         a.run(to: 1.1)
         #expect(a.state == .running)
@@ -54,7 +54,7 @@ import Testing
         var member = Self.grouped()
         member.wallOffset = .milliseconds(40)
         member.run(to: 4.25 - 0.04)
-        member.take(try member.core.adoptGroup(g.state, at: member.clock))
+        try member.request(.adoptGroup(g.state))
         #expect(member.state == .running)
         #expect(member.display == "00:57")
         // Each ends when its own clock says the minute from `at` is up.
@@ -63,7 +63,7 @@ import Testing
         member.run(to: 61.25 - 0.04)
         #expect(member.state == .ringing)
         presser.run(to: 1.25)
-        presser.take(try presser.core.adoptGroup(g.state, at: presser.clock))
+        try presser.request(.adoptGroup(g.state))
         presser.run(to: 61.249)
         #expect(presser.state == .running)
         presser.run(to: 61.25)
@@ -74,8 +74,8 @@ import Testing
         var a = Self.grouped(), b = Self.grouped()
         func deliver(_ g: GroupChange, at s: Double) throws {
             for i in 0..<2 {
-                if i == 0 { a.run(to: s); a.take(try a.core.adoptGroup(g.state, at: a.clock)) } else {
-                    b.run(to: s); b.take(try b.core.adoptGroup(g.state, at: b.clock))
+                if i == 0 { a.run(to: s); try a.request(.adoptGroup(g.state)) } else {
+                    b.run(to: s); try b.request(.adoptGroup(g.state))
                 }
             }
         }
@@ -83,7 +83,7 @@ import Testing
         try deliver(changes(a)[0], at: 1.25)
         b.press(.stop, at: 11)
         let stop = try #require(changes(b).first)
-        #expect(stop.press == "stop" && stop.state.phase == .paused(elapsed: 10_000_000_000))
+        #expect(stop.press == .stop && stop.state.phase == .paused(elapsed: 10_000_000_000))
         try deliver(stop, at: 11.25)
         #expect(a.state == .paused && b.state == .paused && a.display == "00:50" && b.display == "00:50")
         a.press(.reset, at: 20)
@@ -95,26 +95,26 @@ import Testing
     @Test func aNewPresetGoesToTheGroup() throws {
         var a = Self.grouped()
         a.run(to: 1)
-        a.take(try a.core.setPreset(.seconds(90), at: a.clock))
+        try a.request(.setPreset(.seconds(90)))
         #expect(a.display == "01:00")  // not yet
         let g = try #require(changes(a).first)
-        #expect(g.press == "set" && g.state.presets == [90_000_000_000])
+        #expect(g.press == .set && g.state.presets == [90_000_000_000])
         a.run(to: 1.25)
-        a.take(try a.core.adoptGroup(g.state, at: a.clock))
+        try a.request(.adoptGroup(g.state))
         #expect(a.display == "01:30")
     }
 
     @Test func aModeChangeIsAdoptedWholeAndACountdownWithoutItsInstantIsRefused() throws {
         var a = Self.grouped()
-        var stopwatch = Snapshot(mode: "stopwatch", phase: .running(since: now(0).wall.nanoseconds, before: 0), presets: [60_000_000_000],
-                                 presetIndex: 0, direction: "up")
+        var stopwatch = Snapshot(mode: .stopwatch, phase: .running(since: now(0).wall.nanoseconds, before: 0), presets: [60_000_000_000],
+                                 presetIndex: 0, direction: .up)
         a.run(to: 5)
-        a.take(try a.core.adoptGroup(stopwatch, at: a.clock))
+        try a.request(.adoptGroup(stopwatch))
         #expect(a.core.settings.mode == .stopwatch && a.state == .running)
         #expect(a.display == "05:00")  // seconds and hundredths under a minute
         #expect(a.core.groupLinked)
-        stopwatch.mode = "countdown"
-        #expect(throws: Appliance.Refusal.self) { try a.core.adoptGroup(stopwatch, at: a.clock) }
+        stopwatch.mode = .countdown
+        #expect(throws: Machine.Refusal.self) { try a.request(.adoptGroup(stopwatch)) }
         #expect(a.core.settings.mode == .stopwatch)
     }
 

@@ -21,20 +21,20 @@ import Testing
     }
 
     @Test func beepsAtEachPhaseChangeAndRingsAtTheEnd() {
-        var a = VirtualAppliance(settings())
+        var a = VirtualMachine(settings())
         #expect(a.display == "00:30")
         a.press(.start, at: 0)
         a.run(to: 35)
         #expect(a.display == "00:05.")
         a.run(to: 120)
         // Phase beeps (2000 Hz, 300 ms) at 30, 40, 70, 80; the alarm at 110.
-        let beeps = a.times { if case .buzzer(let t) = $0, t != nil { true } else { false } }
+        let beeps = a.times { if case .command(.buzzer(let t)) = $0, t != nil { true } else { false } }
         #expect(Array(beeps.prefix(4)) == [at(30), at(40), at(70), at(80)])
-        #expect(a.times { $0 == .state(.ringing) } == [at(110)])
+        #expect(a.times { $0 == .report(.stateChanged(.ringing)) } == [at(110)])
     }
 
     @Test func stopPausesStartResumesResetReturnsToRoundOne() {
-        var a = VirtualAppliance(settings())
+        var a = VirtualMachine(settings())
         a.press(.start, at: 0)
         a.press(.stop, at: 45)
         a.run(to: 50)
@@ -48,12 +48,12 @@ import Testing
     }
 
     @Test func resumingMidPhaseDoesNotBeepAgain() {
-        var a = VirtualAppliance(settings())
+        var a = VirtualMachine(settings())
         a.press(.start, at: 0)
         a.press(.stop, at: 31)
         a.press(.start, at: 40)
         a.run(to: 45)
-        let beeps = a.times { if case .buzzer(let t) = $0, t != nil { true } else { false } }
+        let beeps = a.times { if case .command(.buzzer(let t)) = $0, t != nil { true } else { false } }
         #expect(beeps == [at(30)])
     }
 }

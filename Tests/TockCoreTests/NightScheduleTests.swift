@@ -41,12 +41,12 @@ import Testing
         s.display.night = night
         s.clock.zone = plusOne
         let evening = at(hour: 21, minute: 59)
-        var a = Appliance(settings: s, switchPosition: .down, at: evening)
-        let out = a.start(at: evening)
+        var a = Machine(settings: s, switchPosition: .down, at: evening)
+        let out = a.handle(.powerOn, at: evening).commands
         #expect(out.contains { if case .render(let f) = $0 { f.brightness == 7 } else { false } })
         // Idle, but it wakes once, at 22:00, to dim.
         #expect(out.contains { if case .wake(nil, let w?) = $0 { w == at(hour: 22).wall } else { false } })
-        let dimmed = a.handle(.tick, at: evening.at(evening.monotonic + .seconds(60)))
+        let dimmed = a.handle(.wake, at: evening.at(evening.monotonic + .seconds(60))).commands
         #expect(dimmed.contains { if case .render(let f) = $0 { f.brightness == 1 } else { false } })
     }
 }
@@ -87,8 +87,8 @@ import Testing
         s.clock.zone = file == 1 ? leapFile : leap
         for t in stride(from: back - 2 * 86_400, to: back + 86_400, by: 7_200) {
             let now = Now(monotonic: .zero, wall: WallTime(secondsSince1970: t))
-            var a = Appliance(settings: s, switchPosition: .down, at: now)
-            let out = a.start(at: now)
+            var a = Machine(settings: s, switchPosition: .down, at: now)
+            let out = a.handle(.powerOn, at: now).commands
             #expect(out.contains { if case .wake(_, let w?) = $0 { w > now.wall } else { false } }, "at \(t)")
         }
     }

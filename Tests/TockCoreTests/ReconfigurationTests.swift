@@ -10,10 +10,10 @@ import Testing
     let oneMinute = Settings.timer([.seconds(60)])
 
     @Test func aReloadWithAShorterPresetDoesNotCutARunningCountShort() {
-        var a = VirtualAppliance(tenMinutes)
+        var a = VirtualMachine(tenMinutes)
         a.press(.start, at: 0)
         a.run(to: 100)
-        a.core = a.core.reconfigured(oneMinute, at: a.clock)
+        a.take(a.core.handle(.reconfigure(oneMinute), at: a.clock))
         #expect(a.core.pendingSettings == oneMinute)
         a.run(to: 101)
         #expect(a.display == "08:19")
@@ -29,11 +29,11 @@ import Testing
     }
 
     @Test func aReloadWhilePausedWaitsForTheReset() {
-        var a = VirtualAppliance(tenMinutes)
+        var a = VirtualMachine(tenMinutes)
         a.press(.start, at: 0)
         a.press(.stop, at: 30)
         a.run(to: 31)
-        a.core = a.core.reconfigured(Settings.timer([.seconds(60)], mode: .stopwatch), at: a.clock)
+        a.take(a.core.handle(.reconfigure(Settings.timer([.seconds(60)], mode: .stopwatch)), at: a.clock))
         a.run(to: 40)
         #expect(a.core.stateName == .paused && a.core.settings.mode == .timer)
         a.press(.reset, at: 41)
@@ -42,17 +42,17 @@ import Testing
     }
 
     @Test func aRestartWithAChangedFileContinuesTheCountAndAppliesTheFileAtTheReset() {
-        var a = VirtualAppliance(tenMinutes)
+        var a = VirtualMachine(tenMinutes)
         a.press(.start, at: 0)
         a.run(to: 100)
         let saved = a.persisted.last!
         #expect(saved.filePresets == [600_000_000_000, 300_000_000_000])
         // Power back 50 s later with a file that lists one 1-minute preset.
-        var b = VirtualAppliance(oneMinute, epoch: epoch + .seconds(150), restoring: saved)
+        var b = VirtualMachine(oneMinute, epoch: epoch + .seconds(150), restoring: saved)
         #expect(b.core.stateName == .running && b.display == "07:30")
         #expect(b.core.pendingSettings == oneMinute)
         // Restarted again before the reset: still the count it had.
-        var c = VirtualAppliance(oneMinute, epoch: epoch + .seconds(200), restoring: b.persisted.last!)
+        var c = VirtualMachine(oneMinute, epoch: epoch + .seconds(200), restoring: b.persisted.last!)
         #expect(c.core.stateName == .running && c.display == "06:40")
         c.press(.stop, at: 1)
         c.press(.reset, at: 2)
@@ -61,23 +61,23 @@ import Testing
     }
 
     @Test func editsPersistUntilTheFilesListChanges() throws {
-        var a = VirtualAppliance(tenMinutes)
-        a.take(try a.core.setPreset(.seconds(120), at: a.clock))
+        var a = VirtualMachine(tenMinutes)
+        try a.request(.setPreset(.seconds(120)))
         a.run(to: 1)
         let saved = a.persisted.last!
-        let same = VirtualAppliance(tenMinutes, restoring: saved)
+        let same = VirtualMachine(tenMinutes, restoring: saved)
         #expect(same.display == "02:00")
-        let changed = VirtualAppliance(Settings.timer([.seconds(600), .seconds(240)]), restoring: saved)
+        let changed = VirtualMachine(Settings.timer([.seconds(600), .seconds(240)]), restoring: saved)
         #expect(changed.display == "10:00")
         #expect((changed.core.program as? CountTimer)?.presets == [.seconds(600), .seconds(240)])
     }
 
     @Test func aStateFileWithoutTheFilesListKeepsItsEdits() throws {
-        var a = VirtualAppliance(tenMinutes)
-        a.take(try a.core.setPreset(.seconds(120), at: a.clock))
+        var a = VirtualMachine(tenMinutes)
+        try a.request(.setPreset(.seconds(120)))
         a.run(to: 1)
         var saved = a.persisted.last!
         saved.filePresets = nil
-        #expect(VirtualAppliance(oneMinute, restoring: saved).display == "02:00")
+        #expect(VirtualMachine(oneMinute, restoring: saved).display == "02:00")
     }
 }

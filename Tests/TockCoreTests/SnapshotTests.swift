@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TockCore
 
@@ -11,54 +12,54 @@ import Testing
     }
 
     @Test func aRunningCountDownContinuesAsIfTheBoxHadStayedOn() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.run(to: 1)
         let snap = a.persisted.last!
         #expect(snap.phase == .running(since: (epoch + .seconds(0)).nanoseconds, before: 0))
         // Power comes back 100 s later.
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: afterReboot(100))
-        let out = b.start(at: afterReboot(100))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: afterReboot(100))
+        let out = b.handle(.powerOn, at: afterReboot(100)).commands
         #expect(out.contains(.render(Frame(text: "03:20", digits: 4))))
         #expect(b.stateName == .running)
     }
 
     @Test func aCountDownWhoseEndPassedWhileOffRingsAtOnce() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.run(to: 1)
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(3_600))
-        let out = b.start(at: afterReboot(3_600))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(3_600))
+        let out = b.handle(.powerOn, at: afterReboot(3_600)).commands
         #expect(b.stateName == .ringing)
         #expect(out.contains { if case .buzzer(let t) = $0 { t != nil } else { false } })
     }
 
     @Test func aPausedCountStaysPausedAtTheSameValue() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         a.press(.start, at: 0)
         a.press(.stop, at: 42.5)
         a.run(to: 43)
-        var b = Appliance(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(1_000))
-        _ = b.start(at: afterReboot(1_000))
+        var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: a.persisted.last!, at: afterReboot(1_000))
+        _ = b.handle(.powerOn, at: afterReboot(1_000)).commands
         #expect(b.stateName == .paused)
         #expect(b.program.presentation(at: afterReboot(1_000)).content == .down(.milliseconds(257_500)))
     }
 
     @Test func editedPresetsAndTheDirectionSurvive() {
-        var a = VirtualAppliance(.timer([.seconds(300), .seconds(60)]), switch: .up)
+        var a = VirtualMachine(.timer([.seconds(300), .seconds(60)]), switch: .up)
         a.edge(.button(.reset), true, at: 0)
         a.edge(.button(.reset), false, at: 1.2)
         a.press(.start, at: 2)
         a.press(.reset, at: 3)
         a.run(to: 4)
         let snap = a.persisted.last!
-        #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == "up")
-        let b = Appliance(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
+        #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == .up)
+        let b = Machine(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
         #expect((b.program as? CountTimer)?.preset == .seconds(310))
     }
 
     @Test func theSnapshotChangesOnlyOnTransitionsNotWithTime() {
-        var a = VirtualAppliance(.timer([.seconds(300)]))
+        var a = VirtualMachine(.timer([.seconds(300)]))
         let initial = a.persisted.count
         a.press(.start, at: 0)
         a.run(to: 200)
@@ -68,18 +69,18 @@ import Testing
     }
 
     @Test func aSnapshotOfAnotherModeIsIgnoredInReady() {
-        let snap = Snapshot(mode: "interval", phase: .ready, presets: [], presetIndex: 0, direction: "down")
-        let b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        let snap = Snapshot(mode: .interval, phase: .ready, presets: [], presetIndex: 0, direction: .down)
+        let b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .ready && b.settings.mode == .timer)
     }
 
     /// A count in progress is never lost to a change of file: it goes on in
     /// its own mode, and the file's applies from its reset.
     @Test func aCountOfAnotherModeContinuesUntilItsReset() {
-        let snap = Snapshot(mode: "interval", phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: "down")
-        var b = Appliance(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
+        let snap = Snapshot(mode: .interval, phase: .paused(elapsed: 5_000_000_000), presets: [], presetIndex: 0, direction: .down)
+        var b = Machine(settings: .timer(), switchPosition: .down, restoring: snap, at: afterReboot(0))
         #expect(b.stateName == .paused && b.settings.mode == .interval && b.pendingSettings == .timer())
-        _ = b.handle(.action(.pressed(.reset)), at: afterReboot(1))
+        _ = b.handle(.remotePress(.pressed(.reset)), at: afterReboot(1))
         #expect(b.stateName == .ready)
         #expect(b.settings.mode == .timer)
         #expect(b.pendingSettings == nil)
@@ -89,12 +90,24 @@ import Testing
         var s = Settings()
         s.mode = .countdown
         s.countdownUntil = epoch + .seconds(10)
-        let over = Snapshot(mode: "countdown", phase: .over, presets: [], presetIndex: 0, direction: "down")
-        let b = Appliance(settings: s, switchPosition: .down, restoring: over, at: afterReboot(20))
+        let over = Snapshot(mode: .countdown, phase: .over, presets: [], presetIndex: 0, direction: .down)
+        let b = Machine(settings: s, switchPosition: .down, restoring: over, at: afterReboot(20))
         #expect(b.stateName == .over)
         // Counting when the power went, the instant passed while off: ring once now.
-        let counting = Snapshot(mode: "countdown", phase: .running(since: (epoch + .seconds(10)).nanoseconds, before: 0), presets: [], presetIndex: 0, direction: "down")
-        let c = Appliance(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
+        let counting = Snapshot(mode: .countdown, phase: .running(since: (epoch + .seconds(10)).nanoseconds, before: 0), presets: [], presetIndex: 0, direction: .down)
+        let c = Machine(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
         #expect(c.stateName == .ringing)
+    }
+
+    /// Mode, direction and file mode are enums in the core and the same
+    /// strings in the state file and the group message as ever.
+    @Test func theJSONKeepsItsStrings() throws {
+        var snap = Snapshot(mode: .stopwatch, phase: .running(since: 5, before: 0), presets: [10_000_000_000], presetIndex: 0, direction: .up)
+        snap.fileMode = .timer
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(snap), as: UTF8.self)
+        #expect(text == #"{"direction":"up","fileMode":"timer","mode":"stopwatch","phase":{"running":{"before":0,"since":5}},"presetIndex":0,"presets":[10000000000]}"#)
+        #expect(try JSONDecoder().decode(Snapshot.self, from: Data(text.utf8)) == snap)
     }
 }

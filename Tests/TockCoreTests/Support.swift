@@ -9,23 +9,23 @@ let epoch = WallTime(secondsSince1970: 1_800_000_000)
 func now(_ s: Double) -> Now { Now(monotonic: at(s), wall: epoch + (at(s) - at(0))) }
 
 /// The core alone on virtual time: takes every wake-up it asks for.
-struct VirtualAppliance {
-    var core: Appliance
+struct VirtualMachine {
+    var core: Machine
     var t: Instant
     var wallOffset: Duration = .zero
     var start: WallTime = epoch
     var synchronised = true
     var wake: (Instant?, WallTime?) = (nil, nil)
     var wakeUps = 0
-    var log: [(Instant, Appliance.Command)] = []
+    var log: [(Instant, Machine.Output.Item)] = []
     var persisted: [Snapshot] = []
 
     init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down, epoch start: WallTime = epoch,
          restoring snapshot: Snapshot? = nil) {
         t = at(0)
         self.start = start
-        core = Appliance(settings: settings, switchPosition: position, restoring: snapshot, at: Now(monotonic: t, wall: start))
-        take(core.start(at: clock))
+        core = Machine(settings: settings, switchPosition: position, restoring: snapshot, at: Now(monotonic: t, wall: start))
+        take(core.handle(.powerOn, at: clock))
     }
 
     var clock: Now { Now(monotonic: t, wall: start + (t - at(0)) + wallOffset, wallSynchronised: synchronised) }
@@ -40,22 +40,30 @@ struct VirtualAppliance {
     /// A control-socket action at `s`.
     mutating func act(_ a: ButtonAction, at s: Double) {
         run(to: s)
-        take(core.handle(.action(a), at: clock))
+        take(core.handle(.remotePress(a), at: clock))
     }
 
-    var notices: [AlarmClock.Notice] { log.compactMap { if case .alarm(let n) = $0.1 { n } else { nil } } }
-    var rang: [Instant] { log.compactMap { if case .alarm(.rang) = $0.1 { $0.0 } else { nil } } }
+    var notices: [AlarmClock.Notice] { log.compactMap { if case .report(.alarm(let n)) = $0.1 { n } else { nil } } }
+    var rang: [Instant] { log.compactMap { if case .report(.alarm(.rang)) = $0.1 { $0.0 } else { nil } } }
     /// Displays shown in order.
-    var displays: [String] { log.compactMap { if case .render(let f) = $0.1 { f.text } else { nil } } }
+    var displays: [String] { log.compactMap { if case .command(.render(let f)) = $0.1 { f.text } else { nil } } }
 
-    mutating func take(_ commands: [Appliance.Command]) {
-        for c in commands {
-            switch c {
-            case .wake(let m, let w): wake = (m, w)
-            case .persist(let s): persisted.append(s)
-            default: log.append((t, c))
+    mutating func take(_ output: Machine.Output) {
+        for item in output.items {
+            switch item {
+            case .command(.wake(let m, let w)): wake = (m, w)
+            case .command(.persist(let s)): persisted.append(s)
+            default: log.append((t, item))
             }
         }
+    }
+
+    /// A request from outside the panel at the current instant: its
+    /// outputs taken, or its refusal thrown.
+    mutating func request(_ input: Machine.Input) throws(Machine.Refusal) {
+        let output = core.handle(input, at: clock)
+        if let refusal = output.refusal { throw refusal }
+        take(output)
     }
 
     /// Run until `s` seconds, waking whenever asked.
@@ -74,7 +82,7 @@ struct VirtualAppliance {
             }
             t = max(t, next)
             wakeUps += 1
-            take(core.handle(.tick, at: clock))
+            take(core.handle(.wake, at: clock))
         }
         t = end
     }
@@ -94,19 +102,19 @@ struct VirtualAppliance {
 
     var display: String? { lastFrame?.text }
     var lastFrame: Frame? {
-        for (_, c) in log.reversed() { if case .render(let f) = c { return f } }
+        for (_, c) in log.reversed() { if case .command(.render(let f)) = c { return f } }
         return nil
     }
     var buzzing: Bool {
-        for (_, c) in log.reversed() { if case .buzzer(let tone) = c { return tone != nil } }
+        for (_, c) in log.reversed() { if case .command(.buzzer(let tone)) = c { return tone != nil } }
         return false
     }
     var state: StateName { core.stateName }
 
     /// Instants at which a command matching `match` was issued.
-    func times(_ match: (Appliance.Command) -> Bool) -> [Instant] { log.filter { match($0.1) }.map(\.0) }
+    func times(_ match: (Machine.Output.Item) -> Bool) -> [Instant] { log.filter { match($0.1) }.map(\.0) }
     var chirps: [Instant] {
-        times { if case .buzzer(let t) = $0, t?.hertz == 400 { return true } else { return false } }
+        times { if case .command(.buzzer(let t)) = $0, t?.hertz == 400 { return true } else { return false } }
     }
 }
 

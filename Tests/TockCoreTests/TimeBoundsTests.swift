@@ -97,16 +97,16 @@ import Testing
                 settings.interval.rounds = 99
                 for wall in walls {
                     for phase in phases {
-                        let snap = Snapshot(mode: mode.rawValue, phase: phase, presets: [Settings.longestPreset.nanoseconds, 1],
-                                            presetIndex: 1, direction: "down")
+                        let snap = Snapshot(mode: mode, phase: phase, presets: [Settings.longestPreset.nanoseconds, 1],
+                                            presetIndex: 1, direction: .down)
                         let start = Now(monotonic: at(0), wall: wall)
-                        var core = Appliance(settings: settings, switchPosition: .down, restoring: snap, at: start)
-                        _ = core.start(at: start)
+                        var core = Machine(settings: settings, switchPosition: .down, restoring: snap, at: start)
+                        _ = core.handle(.powerOn, at: start)
                         for b in [Button.start, .stop, .reset] {
                             _ = core.handle(.edge(.button(b), active: true, at: at(1)), at: start.at(at(1)))
                             _ = core.handle(.edge(.button(b), active: false, at: at(1.1)), at: start.at(at(1.1)))
                         }
-                        _ = core.handle(.tick, at: start.at(at(1_000_000)))
+                        _ = core.handle(.wake, at: start.at(at(1_000_000)))
                         _ = core.snapshot(at: start.at(at(1_000_000)))
                     }
                 }
@@ -117,7 +117,7 @@ import Testing
     /// A board without a real-time clock boots at a time before the state
     /// was saved: the count never shows more than its preset.
     @Test func aWallClockBehindTheStateFileNeverShowsMoreThanThePreset() throws {
-        var a = VirtualAppliance(.timer([.seconds(120)]))
+        var a = VirtualMachine(.timer([.seconds(120)]))
         a.press(.start, at: 0)
         a.run(to: 5)
         let snap = a.persisted.last!
@@ -125,7 +125,7 @@ import Testing
         let behind = Now(monotonic: at(0), wall: epoch - .seconds(3_600))
         #expect(snap.isFromTheFuture(at: behind.wall))
         #expect(!snap.isFromTheFuture(at: epoch + .seconds(10)))
-        var b = VirtualAppliance(.timer([.seconds(120)]), epoch: behind.wall, restoring: snap)
+        var b = VirtualMachine(.timer([.seconds(120)]), epoch: behind.wall, restoring: snap)
         #expect(b.core.stateName == .running)
         #expect(b.display == "02:00")
         b.run(to: 30)

@@ -11,7 +11,7 @@ import TockCore
     func message(_ from: String, in seconds: Double, _ phase: Snapshot.Phase = .ready, preset: Int64 = 300_000_000_000) -> Message {
         let at = now.nanoseconds + Int64(seconds * 1e9)
         return Message(from: from, at: at, press: "start",
-                       state: Snapshot(mode: "timer", phase: phase, presets: [preset], presetIndex: 0, direction: "down"))
+                       state: Snapshot(mode: .timer, phase: phase, presets: [preset], presetIndex: 0, direction: .down))
     }
 
     @Test func aMessageAtTheEdgeOfInt64IsNeverDecoded() {

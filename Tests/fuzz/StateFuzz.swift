@@ -24,16 +24,16 @@ func exercise(_ snap: Snapshot) {
     for settings in modes {
         for wall in walls {
             let start = Now(monotonic: Instant(nanoseconds: 1_000_000_000), wall: wall)
-            var core = Appliance(settings: settings, switchPosition: .down, restoring: snap, at: start)
-            _ = core.start(at: start)
+            var core = Machine(settings: settings, switchPosition: .down, restoring: snap, at: start)
+            _ = core.handle(.powerOn, at: start)
             for (i, b) in [Button.start, .stop, .reset].enumerated() {
                 let t = Instant(nanoseconds: 2_000_000_000 + Int64(i) * 100_000_000)
                 _ = core.handle(.edge(.button(b), active: true, at: t), at: start.at(t))
                 _ = core.handle(.edge(.button(b), active: false, at: t + .milliseconds(50)), at: start.at(t + .milliseconds(50)))
             }
-            _ = try? core.adoptGroup(snap, at: start.at(Instant(nanoseconds: 3_000_000_000)))
+            _ = core.handle(.adoptGroup(snap), at: start.at(Instant(nanoseconds: 3_000_000_000)))
             let later = start.at(Instant(nanoseconds: 1_000_000_000_000))
-            _ = core.handle(.tick, at: later)
+            _ = core.handle(.wake, at: later)
             _ = core.progress(at: later)
             _ = core.snapshot(at: later)
         }

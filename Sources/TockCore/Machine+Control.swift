@@ -1,18 +1,12 @@
 /// Changes from outside the panel: the control socket (`tock set`,
 /// `tock mode`) and a reloaded configuration file.
-extension Appliance {
-    /// Why a request was refused, said so a person knows what to do.
-    public struct Refusal: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
-
+extension Machine {
     /// The same appliance under new settings (SIGHUP with a changed file),
     /// carrying on with its state. Presets edited on the box are kept
     /// unless the file's presets changed. While a count is in progress,
     /// what defines it (the mode, the presets, the interval program) waits
     /// for its reset (`pendingSettings`); the rest applies at once.
-    public func reconfigured(_ new: Settings, at now: Now) -> Appliance {
+    func reconfigured(_ new: Settings, at now: Now) -> Machine {
         guard holdsACount, new.mode != fileMode || new.presets != settings.presets || new.interval != settings.interval else {
             return rebuilt(new, at: now)
         }
@@ -25,20 +19,20 @@ extension Appliance {
         return next
     }
 
-    private func rebuilt(_ new: Settings, at now: Now) -> Appliance {
+    private func rebuilt(_ new: Settings, at now: Now) -> Machine {
         var snap = snapshot(at: now)
         if new.presets != settings.presets {
             snap.presets = []
             snap.presetIndex = 0
         }
         if new.mode != fileMode { snap.fileMode = nil }  // the file's mode wins
-        var next = Appliance(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
+        var next = Machine(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
         carryOver(to: &next)
         return next
     }
 
     /// Set the current preset (`tock set 12m30s`), in ready or done.
-    public mutating func setPreset(_ d: Duration, at now: Now) throws(Refusal) -> [Command] {
+    mutating func setPreset(_ d: Duration, at now: Now) throws(Refusal) {
         guard var timer = program as? CountTimer else {
             throw Refusal("set works in the timer and stopwatch modes; this box is in \(settings.mode.rawValue) mode (tock mode timer)")
         }
@@ -48,15 +42,14 @@ extension Appliance {
         guard timer.stateName == .ready || timer.stateName == .done else {
             throw Refusal("the timer is \(timer.stateName.rawValue); stop and reset it first")
         }
-        if let grouped = try groupChange("set", at: now, { (a, then) throws(Refusal) in try a.setPreset(d, at: then) }) { return grouped }
+        if try sentToGroup(.set, .setPreset(d), at: now) { return }
         timer.setPreset(d)
         program = timer
-        return handle(.tick, at: now)
     }
 
     /// Change the mode (`tock mode interval`) when nothing is counting (a
     /// countdown to an instant can always be left).
-    public mutating func setMode(_ mode: Settings.Mode, at now: Now) throws(Refusal) -> [Command] {
+    mutating func setMode(_ mode: Settings.Mode, at now: Now) throws(Refusal) {
         let busy: Set<StateName> = [.running, .paused, .ringing, .editing]
         guard settings.mode == .countdown || !busy.contains(stateName) else {
             throw Refusal("the timer is \(stateName.rawValue); stop and reset it first")
@@ -64,21 +57,20 @@ extension Appliance {
         guard mode != .countdown || settings.countdownUntil != nil else {
             throw Refusal("countdown needs countdown.until in the configuration file")
         }
-        if let grouped = try groupChange("mode", at: now, { (a, then) throws(Refusal) in try a.setMode(mode, at: then) }) { return grouped }
+        if try sentToGroup(.mode, .setMode(mode), at: now) { return }
         var s = settings
         s.mode = mode
         var snap = snapshot(at: now)
-        snap.mode = mode.rawValue
+        snap.mode = mode
         snap.phase = .ready
         // Build with the file's mode and let the snapshot carry the new one,
         // so it outlives a restart.
         var file = s
         file.mode = fileMode
-        snap.fileMode = fileMode.rawValue
-        var next = Appliance(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
+        snap.fileMode = fileMode
+        var next = Machine(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
         carryOver(to: &next)
         self = next
-        return handle(.tick, at: now)
     }
 }
 
@@ -86,13 +78,12 @@ extension CountTimer {
     /// Replace the current preset and return to ready.
     mutating func setPreset(_ d: Duration) {
         presets[presetIndex] = d
-        state = .ready
-        direction = switchPosition
+        backToReady()
     }
 }
 
 /// `tock alarm ...`: the daily alarms, edited from outside.
-extension Appliance {
+extension Machine {
     public enum AlarmEdit: Equatable, Sendable {
         case add(DailyAlarm)
         /// Alarms are numbered from 1, as `tock alarm list` shows them.
@@ -101,7 +92,7 @@ extension Appliance {
         case skipNext(Int)
     }
 
-    public mutating func editAlarms(_ edit: AlarmEdit, at now: Now) throws(Refusal) -> [Command] {
+    mutating func editAlarms(_ edit: AlarmEdit, at now: Now) throws(Refusal) {
         func index(_ n: Int) throws(Refusal) -> Int {
             guard (1...max(alarms.entries.count, 1)).contains(n), !alarms.entries.isEmpty else {
                 throw Refusal(alarms.entries.isEmpty ? "there are no alarms (tock alarm add 06:45 mon-fri)"
@@ -121,6 +112,5 @@ extension Appliance {
             notices.append(notice)
         }
         browse = nil
-        return handle(.tick, at: now)
     }
 }

@@ -12,19 +12,33 @@
 public struct GroupChange: Equatable, Sendable {
     /// The agreed instant.
     public var at: WallTime
-    /// What caused it: start, stop, reset, set or mode.
-    public var press: String
+    /// What caused it.
+    public var press: Press
     /// The program as it is from `at` on.
     public var state: Snapshot
 
-    public init(at: WallTime, press: String, state: Snapshot) {
+    /// What caused a change: a button, or a request from outside the
+    /// panel (the raw value is what the group message carries).
+    public enum Press: String, CaseIterable, Sendable {
+        case start, stop, reset, set, mode
+
+        init(_ button: Button) {
+            switch button {
+            case .start: self = .start
+            case .stop: self = .stop
+            case .reset: self = .reset
+            }
+        }
+    }
+
+    public init(at: WallTime, press: Press, state: Snapshot) {
         self.at = at
         self.press = press
         self.state = state
     }
 }
 
-extension Appliance {
+extension Machine {
     /// The change `action` at `now` makes to the group, if it is to go
     /// through the group rather than act here and now.
     func groupChange(for action: ButtonAction, at now: Now) -> GroupChange? {
@@ -39,7 +53,7 @@ extension Appliance {
         switch action {
         case .pressed(let b), .longPressed(let b), .repeated(let b): button = b
         }
-        return GroupChange(at: then.wall, press: button.rawValue, state: after)
+        return GroupChange(at: then.wall, press: .init(button), state: after)
     }
 
     /// `now` plus the group's lead, when presses go through the group.
@@ -49,24 +63,25 @@ extension Appliance {
     }
 
     /// A change from outside the panel (`set`, `mode`), worked out on a
-    /// copy at the agreed instant and handed to the group; nil when it is
+    /// copy at the agreed instant and handed to the group; false when it is
     /// to act here at once.
-    mutating func groupChange(_ press: String, at now: Now,
-                              _ change: (inout Appliance, Now) throws(Refusal) -> [Command]) throws(Refusal) -> [Command]? {
-        guard let then = groupInstant(after: now) else { return nil }
+    mutating func sentToGroup(_ press: GroupChange.Press, _ request: Input, at now: Now) throws(Refusal) -> Bool {
+        guard let then = groupInstant(after: now) else { return false }
         var copy = self
         copy.groupLinked = false
-        _ = try change(&copy, then)
+        copy.notices = []
+        copy.groupChanges = []
+        if let refusal = copy.handle(request, at: then).refusal { throw refusal }
         groupChanges.append(GroupChange(at: then.wall, press: press, state: copy.program.snapshot(at: then)))
-        return handle(.tick, at: now)
+        return true
     }
 
     /// Take the group's program, as of its instant: a running count counts
     /// from that instant on this box's clock; the daily alarms stay this
     /// box's own. A mode this box cannot show (a countdown without
     /// `countdown.until`) is refused.
-    public mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) -> [Command] {
-        guard let mode = Settings.Mode(rawValue: state.mode) else { throw Refusal("the group's mode \"\(state.mode)\" is unknown") }
+    mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) {
+        let mode = state.mode  // (a mode this core does not know is refused where the message is decoded)
         if mode == settings.mode {
             program.restore(state, at: now)
         } else {
@@ -79,21 +94,20 @@ extension Appliance {
             snap.presets = state.presets
             snap.presetIndex = state.presetIndex
             snap.direction = state.direction
-            snap.fileMode = fileMode.rawValue
+            snap.fileMode = fileMode
             var file = settings
             file.mode = fileMode
-            var next = Appliance(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
+            var next = Machine(settings: file, switchPosition: input.switchPosition, restoring: snap, at: now)
             carryOver(to: &next)
             self = next
         }
         browse = nil
         note([], at: now.monotonic)
-        return handle(.tick, at: now)
     }
 
     /// What a rebuilt appliance keeps from this one: what the outputs show,
     /// whether the group is reachable, and reports not yet handed out.
-    func carryOver(to next: inout Appliance) {
+    func carryOver(to next: inout Machine) {
         next.shown = shown
         next.groupLinked = groupLinked
         next.notices = notices

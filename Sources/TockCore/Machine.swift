@@ -1,5 +1,6 @@
-/// The whole appliance as a value: raw input edges and clock wake-ups in,
-/// commands out. Pure and deterministic; "now" is always a parameter.
+/// The whole appliance as a value: inputs (raw edges, wake-ups, requests)
+/// in, commands and reports out, through one `handle(_:at:)`. Pure and
+/// deterministic; "now" is always a parameter.
 ///
 /// Inside, everything is processed in the order it happened: after a late
 /// wake-up (the process was stopped, the machine was busy), each deadline
@@ -7,36 +8,7 @@
 /// phase change, auto-silence) is applied at its own instant, then the
 /// outputs are computed once for "now". A repeating schedule therefore
 /// catches up to the present instead of firing a burst of stale ticks.
-public struct Appliance: Sendable {
-    public enum Event: Equatable, Sendable {
-        /// An input line changed level at `at` (the kernel's timestamp):
-        /// `active` is pressed for a button, Up for the switch.
-        case edge(InputLine, active: Bool, at: Instant)
-        /// A wake-up the appliance asked for has come (or any other reason
-        /// to look at the clock).
-        case tick
-        /// The real-time clock was stepped.
-        case clockStepped
-        /// A button action from elsewhere (the control socket).
-        case action(ButtonAction)
-    }
-
-    public enum Command: Equatable, Sendable {
-        case render(Frame)
-        case buzzer(Tone?)
-        case state(StateName)
-        case led(String, Bool)
-        /// Wake the appliance at the earliest of these (nil: not needed).
-        /// Monotonic for durations, wall for calendar instants.
-        case wake(monotonic: Instant?, wall: WallTime?)
-        /// The state changed: remember this across a restart.
-        case persist(Snapshot)
-        /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
-        case alarm(AlarmClock.Notice)
-        /// A press for the fleet group to carry out (see `GroupChange`).
-        case group(GroupChange)
-    }
-
+public struct Machine: Sendable {
     public let settings: Settings
     /// A configuration (reloaded, or read at a restart) that waits for the
     /// count in progress to be reset: a change of file never cuts a count
@@ -62,11 +34,13 @@ public struct Appliance: Sendable {
     var activeAt: Instant
     /// The alarm list on the panel (long press of Start in ready).
     var browse: AlarmBrowser?
-    /// Alarm notices not yet reported.
+    /// Alarm notices raised during the call in progress; handed out and
+    /// emptied before it returns.
     var notices: [AlarmClock.Notice] = []
     /// The fleet group can be reached: presses go through it.
-    public var groupLinked = false
-    /// Group changes not yet handed out.
+    public internal(set) var groupLinked = false
+    /// Group changes raised during the call in progress; handed out and
+    /// emptied before it returns.
     var groupChanges: [GroupChange] = []
     /// The mode the configuration file asks for; `settings.mode` may differ
     /// after `tock mode` changed it at run time.
@@ -91,12 +65,11 @@ public struct Appliance: Sendable {
         let presetsChanged = snapshot?.filePresets.map { $0 != file.presets.map(\.nanoseconds) } ?? false
         // A mode chosen at run time outlives a restart, unless the file's
         // own mode has changed since (the person edited it).
-        if let snapshot, snapshot.fileMode == file.mode.rawValue, let m = Settings.Mode(rawValue: snapshot.mode),
-           m != .countdown || file.countdownUntil != nil {
-            settings.mode = m
+        if let snapshot, snapshot.fileMode == file.mode, snapshot.mode != .countdown || file.countdownUntil != nil {
+            settings.mode = snapshot.mode
         }
-        if let saved = snapshot, saved.holdsACount, let m = Settings.Mode(rawValue: saved.mode),
-           m != settings.mode || presetsChanged {
+        if let saved = snapshot, saved.holdsACount, saved.mode != settings.mode || presetsChanged {
+            let m = saved.mode
             // The file changed under a count in progress: the count goes on
             // with the mode and presets it had, the file from its reset
             // (as after a reload: the count's mode stands for the file's
@@ -119,7 +92,7 @@ public struct Appliance: Sendable {
         case .interval:
             program = IntervalProgram(program: settings.interval, alarm: settings.alarm)
         }
-        if let snapshot, snapshot.mode == settings.mode.rawValue {
+        if let snapshot, snapshot.mode == settings.mode {
             program.restore(snapshot, at: now)
         }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
@@ -136,38 +109,62 @@ public struct Appliance: Sendable {
 
     public func snapshot(at now: Now) -> Snapshot {
         var s = program.snapshot(at: now)
-        s.fileMode = fileMode.rawValue
+        s.fileMode = fileMode
         s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         return s
     }
 
-    /// The outputs at start-up: every one of them, plus the first wake-up.
-    public mutating func start(at now: Now) -> [Command] {
-        shown = Shown()
-        persisted = nil
-        persistedAlarms = nil
-        return handle(.tick, at: now)
-    }
-
-    public mutating func handle(_ event: Event, at now: Now) -> [Command] {
-        switch event {
+    /// The one entry point: apply `input` at `now` and return what to do
+    /// and what happened, in order. A refused request leaves the machine as
+    /// it was and returns only the refusal.
+    public mutating func handle(_ input: Input, at now: Now) -> Output {
+        switch input {
+        case .powerOn:
+            shown = Shown()
+            persisted = nil
+            persistedAlarms = nil
         case .edge(let line, let active, let t):
             catchUp(to: now.at(min(t, now.monotonic)))
-            input.edge(line, active: active, at: t)
-        case .tick:
+            self.input.edge(line, active: active, at: t)
+        case .wake:
             break
         case .clockStepped:
             advanceAlarms(to: now)
             catchUp(to: now)
             apply(program.clockStepped(at: now))
-        case .action(let action):
+        case .remotePress(let action):
             catchUp(to: now)
             route(action, at: now.monotonic, now: now, fromPanel: false)
+        case .groupLink(let up):
+            groupLinked = up
+            return Output()
+        case .reconfigure(let settings):
+            self = reconfigured(settings, at: now)
+        case .setPreset, .setMode, .editAlarms, .adoptGroup:
+            let before = self
+            do throws(Refusal) {
+                try request(input, at: now)
+            } catch {
+                self = before
+                return .refused(error)
+            }
         }
         catchUp(to: now)
         if let pending = pendingSettings, !holdsACount { self = reconfigured(pending, at: now) }
         return outputs(at: now)
+    }
+
+    /// A request from outside the panel, applied (or handed to the group);
+    /// the outputs follow from `handle`.
+    private mutating func request(_ input: Input, at now: Now) throws(Refusal) {
+        switch input {
+        case .setPreset(let d): try setPreset(d, at: now)
+        case .setMode(let mode): try setMode(mode, at: now)
+        case .editAlarms(let edit): try editAlarms(edit, at: now)
+        case .adoptGroup(let state): try adoptGroup(state, at: now)
+        default: break
+        }
     }
 
     /// A count is in progress that a change of configuration must wait for.
@@ -248,27 +245,27 @@ public struct Appliance: Sendable {
 
     // MARK: - Outputs
 
-    private mutating func outputs(at now: Now) -> [Command] {
-        var commands: [Command] = []
+    private mutating func outputs(at now: Now) -> Output {
+        var out = Output()
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
         let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)
         if let night = settings.display.night, night.isNight(at: now.wall, zone: settings.clock.zone) { frame.brightness = night.brightness }
-        if frame != shown.frame { commands.append(.render(frame)); shown.frame = frame }
+        if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
-        if shown.tone == .none || shown.tone! != tone { commands.append(.buzzer(tone)); shown.tone = .some(tone) }
+        if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
         let state = program.stateName
-        if state != shown.state { commands.append(.state(state)); shown.state = state }
+        if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
         for (name, lit) in leds(at: now) where shown.leds[name] != lit {
-            commands.append(.led(name, lit))
+            out.append(.led(name, lit))
             shown.leds[name] = lit
         }
 
-        for n in notices { commands.append(.alarm(n)) }
+        for n in notices { out.append(.alarm(n)) }
         notices = []
-        for g in groupChanges { commands.append(.group(g)) }
+        for g in groupChanges { out.append(.group(g)) }
         groupChanges = []
 
         var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t),
@@ -290,12 +287,12 @@ public struct Appliance: Sendable {
             }
         }
         if persisted.map({ !program.isSame(as: $0) }) ?? true || persistedAlarms != alarms {
-            commands.append(.persist(snapshot(at: now)))
+            out.append(.persist(snapshot(at: now)))
             persisted = program
             persistedAlarms = alarms
         }
-        commands.append(.wake(monotonic: monotonic.min(), wall: wall))
-        return commands
+        out.append(.wake(monotonic: monotonic.min(), wall: wall))
+        return out
     }
 
     private func leds(at now: Now) -> [(String, Bool)] {

@@ -7,7 +7,7 @@
 /// While the idle clock shows, the first press or flip only brings the
 /// timer view back: it does not act, and the count underneath is untouched
 /// (a flip is remembered and applies at the next reset, as while running).
-extension Appliance {
+extension Machine {
     /// The idle clock is on the display at `t`.
     func clockShowing(at t: Instant) -> Bool {
         clockMayShow && !browsing(at: t) && t >= activeAt + settings.display.idleAfter

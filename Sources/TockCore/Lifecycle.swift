@@ -1,0 +1,138 @@
+/// The life of a count, shared by every program: ready, running, paused,
+/// ringing (silenced by a press or, after `ringFor`, by itself), done.
+///
+/// A program keeps only what is its own beside it: what a run counts and
+/// where it ends (`Count`: a `Run` for the timers and the interval
+/// program, the target instant for a countdown to a date), the presets,
+/// the phases.
+public struct Lifecycle<Count: Equatable & Sendable>: Equatable, Sendable {
+    public enum State: Equatable, Sendable {
+        case ready
+        case running(Count)
+        case paused(elapsed: Duration, at: Instant)
+        case ringing(since: Instant)
+        case done
+    }
+
+    public internal(set) var state: State
+    /// Auto-silence: a ring ends by itself this long after it began.
+    public let ringFor: Duration
+
+    public init(_ state: State = .ready, ringFor: Duration) {
+        self.state = state
+        self.ringFor = ringFor
+    }
+
+    public var stateName: StateName {
+        switch state {
+        case .ready: .ready
+        case .running: .running
+        case .paused: .paused
+        case .ringing: .ringing
+        case .done: .done
+        }
+    }
+
+    /// The instant ringing began, while ringing.
+    public var ringingSince: Instant? {
+        if case .ringing(let since) = state { return since }
+        return nil
+    }
+
+    /// When a ring in progress silences itself.
+    var silenceDue: Deadline? { ringingSince.map { .monotonic($0 + ringFor) } }
+
+    mutating func ring(from t: Instant) { state = .ringing(since: t) }
+
+    /// A press or a flip while ringing: silence it (done). Whether it rang.
+    @discardableResult
+    mutating func silence() -> Bool {
+        guard case .ringing = state else { return false }
+        state = .done
+        return true
+    }
+
+    /// Auto-silence, when its time has come by `t`.
+    mutating func silenceIfDue(at t: Instant) {
+        if let since = ringingSince, since + ringFor <= t { state = .done }
+    }
+
+    /// The ring a snapshot remembers, continued on this boot's clock.
+    mutating func restoreRing(since wall: Int64, at now: Now) {
+        ring(from: ringStart(now.instant(ofWall: wall), now))
+    }
+
+    func ringStart(_ t: Instant, _ now: Now) -> Instant { Snapshot.ringStart(t, now: now, ringFor: ringFor) }
+}
+
+/// A count that runs, pauses and resumes: the timers and the interval program.
+extension Lifecycle where Count == Run {
+    /// What the buttons do to the life of a count, the same in every
+    /// counting program: Start runs and resumes, Stop pauses, Start or
+    /// Stop silences, Reset returns to ready from paused, ringing or done.
+    /// False when the press means nothing here (the program may take it).
+    mutating func press(_ action: ButtonAction, at t: Instant) -> Bool {
+        switch (state, action) {
+        case (.ready, .pressed(.start)):
+            state = .running(Run(since: t))
+        case (.running(let run), .pressed(.stop)):
+            state = .paused(elapsed: run.elapsed(at: t), at: t)
+        case (.paused(let e, _), .pressed(.start)):
+            state = .running(Run(since: t, before: e))
+        case (.paused, .pressed(.reset)), (.ringing, .pressed(.reset)), (.done, .pressed(.reset)):
+            state = .ready
+        case (.ringing, .pressed(.start)), (.ringing, .pressed(.stop)):
+            state = .done
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// A running count reaches its end (when it has one) by `t`, and a ring
+    /// silences itself, each at its own instant.
+    mutating func advance(to t: Instant, end: (Run) -> Instant?) {
+        if case .running(let run) = state, let e = end(run), e <= t { ring(from: e) }
+        silenceIfDue(at: t)
+    }
+
+    /// The display for each state, given how a count shows an elapsed time
+    /// and where it ends.
+    func presentation(at t: Instant, final: Duration, _ content: (Duration) -> DisplayContent) -> Presentation {
+        switch state {
+        case .ready: Presentation(content(.zero))
+        case .running(let run): Presentation(content(run.elapsed(at: t)), motion: .monotonic)
+        case .paused(let e, let at): Presentation(content(e), blink: Blinks.paused(at))
+        case .ringing(let since): Presentation(content(final), blink: Blinks.ringing(since))
+        case .done: Presentation(content(final))
+        }
+    }
+
+    /// The snapshot's phase: instants on the wall clock.
+    func phase(at now: Now) -> Snapshot.Phase {
+        switch state {
+        case .ready: .ready
+        case .running(let run): .running(run, at: now)
+        case .paused(let e, _): .paused(elapsed: e.nanoseconds)
+        case .ringing(let since): .ringing(since: now.wall(of: since))
+        case .done: .done
+        }
+    }
+
+    /// Continue from a snapshot's phase as if the box had stayed on; a
+    /// count whose end passed meanwhile rings at once (from its end, so
+    /// auto-silence still counts from then; at least from now if it rang
+    /// out unheard).
+    mutating func restore(_ phase: Snapshot.Phase, at now: Now, end: (Run) -> Instant?) {
+        switch phase {
+        case .ready, .over: state = .ready
+        case .running:
+            let run = phase.run(at: now)!
+            state = .running(run)
+            if let e = end(run), e <= now.monotonic { ring(from: ringStart(e, now)) }
+        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
+        case .ringing(let since): restoreRing(since: since, at: now)
+        case .done: state = .done
+        }
+    }
+}
