@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The module graph points inward:
-//   tock (executable) -> TockAppliance -> TockMQTT, TockSimulator, CMosquitto, TockDrivers, TockMock
-//   TockMQTT -> TockControl
-//   TockControl, TockSimulator -> TockConfig -> TockLinux (+ CTockLinux), TockGPIOD (+ CGpiod), Yams
-//   TockLinux, TockGPIOD, TockDrivers, TockMock -> TockHardware -> TockCore
+// The module graph points inward (docs/architecture.md draws it; a test
+// keeps the two equal):
+//   tock -> TockService, TockSimulator -> TockHost
+//   TockHost -> TockMQTT, TockControl, TockDevices -> TockShell
+//   TockShell -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
 // `make test` builds with --explicit-target-dependency-import-check error.
@@ -44,25 +44,55 @@ let package = Package(
             "TockCore", "TockHardware", "TockGPIOD", "TockLinux",
             .product(name: "Yams", package: "Yams"),
         ]),
-        // The control protocol: requests as they arrive on the socket, the
-        // JSON read and written there, and who holds the connections.
-        .target(name: "TockControl", dependencies: ["TockConfig", "TockCore"]),
-        // What the simulators are made of: the script they replay, the agenda
-        // they take its events from, and the display drawn for a terminal
-        // and as SVG.
-        .target(name: "TockSimulator", dependencies: ["TockConfig", "TockCore"]),
-        // What the MQTT link says, apart from the link itself: the fleet
-        // group's ordering rules and Home Assistant's discovery configs.
-        // (The libmosquitto client is still in TockAppliance.)
-        .target(name: "TockMQTT", dependencies: ["TockConfig", "TockControl", "TockCore"]),
-        .target(name: "TockAppliance", dependencies: [
-            "TockCore", "TockHardware", "TockDrivers", "TockMock", "TockLinux", "TockGPIOD", "CMosquitto", "TockConfig", "TockControl", "TockMQTT", "TockSimulator", "TockLoop",
+        // The imperative shell around the core: feeds it inputs, carries its
+        // commands out to the display, buzzer, LEDs and trace, remembers its
+        // state in the state file.
+        .target(name: "TockShell", dependencies: [
+            "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig",
+            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The parts opened from the configuration: libgpiod lines and the
+        // display and buzzer drivers on a board, mock lines on a PC.
+        .target(name: "TockDevices", dependencies: [
+            "TockCore", "TockHardware", "TockMock", "TockDrivers", "TockGPIOD", "TockLinux", "TockConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The control protocol and the local socket that serves it.
+        .target(name: "TockControl", dependencies: [
+            "TockConfig", "TockCore", "TockShell", "TockLoop", "TockLinux",
+            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // MQTT: the bridge, the fleet group and Home Assistant discovery,
+        // over a small transport whose real one is libmosquitto.
+        .target(name: "TockMQTT", dependencies: [
+            "TockConfig", "TockControl", "TockCore", "TockShell", "TockLoop", "TockLinux", "TockHardware", "CMosquitto",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The appliance wired once, on whichever loop it is given.
+        .target(name: "TockHost", dependencies: [
+            "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig", "TockShell", "TockDevices", "TockControl", "TockMQTT",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The desk simulator: a script replayed on virtual time, or keys in a
+        // terminal on the real loop; the display drawn as text and SVG.
+        .target(name: "TockSimulator", dependencies: [
+            "TockConfig", "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockMock", "TockShell", "TockDevices", "TockHost",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // `tock run`: the box on the reactor as systemd runs it.
+        .target(name: "TockService", dependencies: [
+            "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig", "TockShell", "TockDevices", "TockControl", "TockHost",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockAppliance", "TockConfig", "TockControl", "TockSimulator", "TockCore", "TockLinux", "TockGPIOD",
+            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
+        // What several test targets share: a log handler that keeps the lines.
+        .target(name: "TockTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
@@ -70,9 +100,21 @@ let package = Package(
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockShellTests", dependencies: [
+            "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "TockDevicesTests", dependencies: [
+            "TockDevices", "TockCore", "TockHardware", "TockLinux", "TockTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
-        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockCore"]),
-        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockCore"]),
-        .testTarget(name: "TockApplianceTests", dependencies: ["TockAppliance", "TockConfig", "TockControl", "TockMQTT", "TockSimulator", "TockCore", "TockHardware", "TockLinux", "TockGPIOD", "TockLoop"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto"]),
+        .testTarget(name: "TockHostTests", dependencies: [
+            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),
+        .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]
 )

@@ -48,7 +48,7 @@ public struct HardwareConfig: Equatable, Sendable {
     }
 }
 
-extension ApplianceConfig {
+extension Configuration {
     /// Every line name that the chips here do not have, as problems with
     /// file, line and key (`tock config check` on the board itself). Reads
     /// chip information only; no line is claimed.

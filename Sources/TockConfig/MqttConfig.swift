@@ -34,7 +34,7 @@ public struct MqttConfig: Equatable, Sendable {
                        "discovery", "discovery_prefix", "group"]
 }
 
-extension ApplianceConfig {
+extension Configuration {
     /// `mqtt:`; every problem is named with its key.
     mutating func readMqtt(_ node: Node, _ r: ConfigReader, hostname: String = ProcessInfo.processInfo.hostName) {
         let m = r.mapping(node, "mqtt", allowed: MqttConfig.keys)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TockAppliance
+import TockHost
 import TockConfig
 import TockGPIOD
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import TockAppliance
+import TockHost
 import TockConfig
 import TockControl
 import TockLinux

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TockAppliance
+import TockHost
 import TockConfig
 import TockLinux
+import TockDevices
 
 struct HwTest: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,7 @@ struct HwTest: ParsableCommand {
     var config: String?
 
     @Option(help: "gpiod (the GPIO character device) or mock (no hardware).")
-    var backend: Hardware.Backend = .gpiod
+    var backend: Devices.Backend = .gpiod
 
     @Option(help: "How long to listen for button presses and switch flips.")
     var listen: String = "30s"
@@ -29,11 +30,11 @@ struct HwTest: ParsableCommand {
         do { seconds = try DurationText.parse(listen) } catch { throw ValidationError("--listen: \(error.description)") }
         let log = Logger(label: "tock.hw-test")
         let clock = SystemClock()
-        let hardware: Hardware
+        let hardware: Devices
         do {
             switch backend {
-            case .mock: hardware = Hardware.mock(cfg, clock: { clock.now().monotonic })
-            case .gpiod: hardware = try Hardware.gpiod(cfg, chips: chips, log: log, timestamp: clock.boottimeFromMonotonic)
+            case .mock: hardware = Devices.mock(cfg, clock: { clock.now().monotonic })
+            case .gpiod: hardware = try Devices.gpiod(cfg, chips: chips, log: log, timestamp: clock.boottimeFromMonotonic)
             }
         } catch {
             print("✗ \(error)")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TockAppliance
+import TockHost
 import TockCore
 import TockSimulator
 

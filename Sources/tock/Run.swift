@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TockAppliance
+import TockHost
 import TockConfig
+import TockService
+import TockDevices
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +15,7 @@ struct Run: ParsableCommand {
     var config: String?
 
     @Option(help: "gpiod (the GPIO character device) or mock (no hardware).")
-    var backend: Hardware.Backend = .gpiod
+    var backend: Devices.Backend = .gpiod
 
     @Option(help: "Write the trace (JSON Lines) to this file as the appliance runs.")
     var trace: String?
@@ -83,4 +85,4 @@ struct Run: ParsableCommand {
     }
 }
 
-extension Hardware.Backend: ExpressibleByArgument {}
+extension Devices.Backend: ExpressibleByArgument {}

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import TockAppliance
+import TockHost
 import TockConfig
 import TockCore
 import TockSimulator
+import TockShell
 
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +38,7 @@ struct Sim: ParsableCommand {
         }
     }
 
-    private func runScript(_ cfg: ApplianceConfig, path: String) throws {
+    private func runScript(_ cfg: Configuration, path: String) throws {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("cannot read the script \(path)")
         }
@@ -57,9 +58,9 @@ struct Sim: ParsableCommand {
 }
 
 /// Load the config or exit with every problem listed.
-func loadConfig(_ path: String?) throws -> ApplianceConfig {
+func loadConfig(_ path: String?) throws -> Configuration {
     do {
-        let config = try path.map(ApplianceConfig.load) ?? ApplianceConfig.defaults()
+        let config = try path.map(Configuration.load) ?? Configuration.defaults()
         for w in config.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         return config
     } catch let e as ConfigError {

@@ -7,7 +7,7 @@ import TockLinux
 @Suite struct ConfigTests {
     func problems(_ yaml: String) -> [ConfigProblem] {
         do {
-            _ = try ApplianceConfig.parse(yaml: yaml, file: "/etc/tock/config.yaml")
+            _ = try Configuration.parse(yaml: yaml, file: "/etc/tock/config.yaml")
             return []
         } catch let e as ConfigError {
             return e.problems
@@ -18,7 +18,7 @@ import TockLinux
     }
 
     @Test func aFullFileParses() throws {
-        let c = try ApplianceConfig.parse(yaml: """
+        let c = try Configuration.parse(yaml: """
             mode: interval
             switch: up
             timer:
@@ -45,7 +45,7 @@ import TockLinux
     }
 
     @Test func unknownLineNamesAreReportedWithLineAndKey() throws {
-        let c = try ApplianceConfig.parse(yaml: "mode: timer\npins:\n  start: GPIO99\n  stop: GPIO27\n", file: "/etc/tock/config.yaml")
+        let c = try Configuration.parse(yaml: "mode: timer\npins:\n  start: GPIO99\n  stop: GPIO27\n", file: "/etc/tock/config.yaml")
         let pi4 = LineFinder(chips: [GpioChip(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711",
                                               lineNames: (0..<58).map { "GPIO\($0)" })])
         let p = c.unknownLines(pi4)
@@ -54,14 +54,14 @@ import TockLinux
     }
 
     @Test func anEmptyFileMeansDefaultsInTheSystemsZone() throws {
-        var expected = ApplianceConfig()
+        var expected = Configuration()
         expected.settings.clock.zone = try ZoneFile.system()
         expected.file = "c.yaml"
-        #expect(try ApplianceConfig.parse(yaml: "", file: "c.yaml") == expected)
+        #expect(try Configuration.parse(yaml: "", file: "c.yaml") == expected)
     }
 
     @Test func clockAlarmsAndIdleKeys() throws {
-        let c = try ApplianceConfig.parse(yaml: """
+        let c = try Configuration.parse(yaml: """
             display: {idle: clock, idle_after: 45s}
             clock: {zone: Europe/Berlin, format: 12h, colon: steady, require_sync: false}
             alarm: {snooze: 5m}
@@ -88,14 +88,14 @@ import TockLinux
               - {at: "06:45", days: [mon, funday]}
               - {days: daily}
             """
-        let error = #expect(throws: ConfigError.self) { try ApplianceConfig.parse(yaml: yaml, file: "c.yaml") }
+        let error = #expect(throws: ConfigError.self) { try Configuration.parse(yaml: yaml, file: "c.yaml") }
         let problems = error?.problems.map(\.description) ?? []
         #expect(problems.contains { $0.hasPrefix("c.yaml:1: clock.zone: no zone \"Europe/Berlinn\"") })
         #expect(problems.contains { $0.hasPrefix("c.yaml:3: alarms[0].at: \"25:00\" is not a time of day") })
         #expect(problems.contains { $0.hasPrefix("c.yaml:4: alarms[1].days: \"funday\" is not a day") })
         #expect(problems.contains { $0.hasPrefix("c.yaml:5: alarms[2].at: needed") })
         let eleven = "alarms:\n" + String(repeating: "  - {at: \"06:00\"}\n", count: 11)
-        #expect(throws: ConfigError.self) { try ApplianceConfig.parse(yaml: eleven, file: "c.yaml") }
+        #expect(throws: ConfigError.self) { try Configuration.parse(yaml: eleven, file: "c.yaml") }
     }
 
     @Test func aTypoedKeyIsRefusedWithLineKeyAndSuggestion() {

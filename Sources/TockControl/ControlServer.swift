@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import SystemPackage
+import TockConfig
+import TockControl
+import TockCore
+import TockLinux
+import TockLoop
+
+/// The local control socket: newline-delimited JSON requests and replies,
+/// served from the reactor's one thread. A client can never block or
+/// disturb the timer: reads and writes never wait, a request line is
+/// bounded, every phase of a connection is bounded in time, a watcher
+/// that stops reading is disconnected, and when all slots are taken the
+/// connection idle longest makes room for a new one (`ControlSlots`), so
+/// the command line can always get in.
+public final class ControlServer {
+    public static let maxConnections = 16
+    /// How long a connection may stay silent, or a request half-sent,
+    /// before the connection is dropped (watchers excepted).
+    var idleLimit: Duration { slots.idleLimit }
+
+    private final class Client {
+        let connection: UnixConnection
+        var buffer: [UInt8] = []
+        init(_ c: UnixConnection) { connection = c }
+    }
+
+    private let listener: UnixListener
+    private let loop: any EventLoop
+    private let service: ControlService
+    private let log: Logger
+    private var clients: [CInt: Client] = [:]
+    private var slots: ControlSlots
+    /// When the connection that runs out of time first does.
+    private var expiry: LoopTimer!
+
+    /// Bind the socket at `path`; separate from `init` so that the runtime
+    /// can claim the path before it opens any hardware.
+    public static func listen(path: String) throws(ControlSocketError) -> UnixListener {
+        do { return try UnixListener(path: path) } catch { throw ControlSocketError(path: path, errno: error) }
+    }
+
+    public init(listener: UnixListener, loop: any EventLoop, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5)) throws {
+        slots = ControlSlots(capacity: Self.maxConnections, idleLimit: idleLimit)
+        self.listener = listener
+        self.loop = loop
+        self.service = service
+        self.log = log
+        expiry = loop.makeTimer { [weak self] in
+            guard let self else { return }
+            expire()
+            rearm()
+        }
+        try loop.watch(listener.descriptor.rawValue) { [unowned self] in
+            acceptAll()
+            rearm()
+        }
+    }
+
+    private func now() -> Instant { loop.now().monotonic }
+
+    private func rearm() { expiry.schedule(at: slots.deadline) }
+
+    /// Drop connections that stayed silent, or left a request unfinished,
+    /// for too long.
+    private func expire() {
+        let limit = DurationText.format(idleLimit)
+        for (fd, why) in slots.expire(at: now()) {
+            guard let c = clients[fd] else { continue }
+            reply(c, ["ok": false, "error": why == .unfinished ? "request not finished within \(limit)" : "no request within \(limit); closed"])
+            drop(fd)
+        }
+    }
+
+    /// Tell watchers what changed.
+    public func publish(_ output: Machine.Output) {
+        let watchers = slots.slots.filter { $0.value.phase == .watching }.map(\.key).sorted()
+        guard !watchers.isEmpty else { return }
+        var event: [String: Any] = [:]
+        for c in output.items {
+            switch c {
+            case .command(.render(let f)): event["display"] = f.text
+            case .command(.buzzer(let t)): event["buzzer"] = t != nil
+            case .report(.stateChanged(let s)): event["state"] = s.rawValue
+            default: break
+            }
+        }
+        guard !event.isEmpty else { return }
+        for fd in watchers {
+            if let c = clients[fd], !reply(c, event) { drop(fd) }
+        }
+    }
+
+    public func close() {
+        for fd in Array(clients.keys) { drop(fd) }
+        try? loop.unwatch(listener.descriptor.rawValue)
+        listener.close()
+        expiry.cancel()
+    }
+
+    private func acceptAll() {
+        while let connection = try? listener.accept() {
+            let fd = connection.descriptor.rawValue
+            let client = Client(connection)
+            if let evicted = slots.admit(fd, at: now()), let old = clients[evicted] {
+                log.notice("control socket: \(Self.maxConnections) connections open; closed the one idle longest to let a new one in")
+                reply(old, ["ok": false, "error": "closed to make room for a new connection (\(Self.maxConnections) at most; this one was idle longest)"])
+                drop(evicted)
+            }
+            clients[fd] = client
+            do {
+                try loop.watch(fd) { [unowned self] in
+                    readable(fd)
+                    rearm()
+                }
+            } catch {
+                drop(fd)
+            }
+        }
+    }
+
+    private func readable(_ fd: CInt) {
+        guard let c = clients[fd] else { return }
+        let chunk: [UInt8]?
+        do { chunk = try c.connection.read() } catch { drop(fd); return }
+        guard let chunk else { return }
+        guard !chunk.isEmpty else { drop(fd); return }  // the client closed
+        c.buffer += chunk
+        while let nl = c.buffer.firstIndex(of: 0x0A) {
+            let line = Array(c.buffer[..<nl])
+            c.buffer.removeSubrange(...nl)
+            guard handle(line, fd, c) else { drop(fd); return }
+        }
+        if !c.buffer.isEmpty { slots.requestBegan(fd, at: now()) }
+        if c.buffer.count > ControlRequest.maxLine {
+            reply(c, ["ok": false, "error": "request longer than \(ControlRequest.maxLine) bytes"])
+            drop(fd)
+        }
+    }
+
+    /// Carry out one request; false when the connection should close.
+    private func handle(_ line: [UInt8], _ fd: CInt, _ c: Client) -> Bool {
+        let request: ControlRequest
+        do { request = try ControlRequest.parse(line) } catch {
+            slots.answered(fd, watch: false, at: now())
+            return reply(c, ["ok": false, "error": error.description])
+        }
+        slots.answered(fd, watch: request == .watch, at: now())
+        return reply(c, service.reply(to: request))
+    }
+
+    /// Send one JSON line without waiting; false if the client cannot take it.
+    @discardableResult
+    private func reply(_ c: Client, _ object: [String: Any]) -> Bool {
+        let bytes = JSONText.bytes(object) + [0x0A]
+        guard let sent = try? c.connection.send(bytes) else { return false }
+        return sent == bytes.count
+    }
+
+    private func drop(_ fd: CInt) {
+        slots.remove(fd)
+        guard let c = clients.removeValue(forKey: fd) else { return }
+        try? loop.unwatch(fd)
+        c.connection.close()
+    }
+}
+
+/// The control socket could not be opened; says what to do.
+public struct ControlSocketError: Error, CustomStringConvertible {
+    public var path: String
+    public var errno: Errno
+
+    public var description: String {
+        switch errno {
+        case .noSuchFileOrDirectory: "control socket \(path): the directory does not exist (under systemd, RuntimeDirectory=tock creates /run/tock)"
+        case .permissionDenied: "control socket \(path): permission denied; run as the tock user or pick --socket in a writable directory"
+        case .notSocket: "control socket \(path) exists and is not a socket; it is left alone: move it away or pick another --socket"
+        case .addressInUse: "control socket \(path) is in use: something accepts connections on it (another tock run? tock status --socket \(path)); stop it first or pick another --socket"
+        default: "control socket \(path): \(errno)"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import TockConfig
+import TockControl
+import TockCore
+import TockShell
+
+/// What a control request does and what it answers, whichever way it came
+/// (the control socket, MQTT): one set of rules, one reply shape.
+public final class ControlService {
+    private let driver: Shell
+    private let now: () -> Instant
+    /// Further status fields (the MQTT link, the fleet group).
+    public var statusExtras: [(inout [String: Any]) -> Void] = []
+
+    public init(driver: Shell, now: @escaping () -> Instant) {
+        self.driver = driver
+        self.now = now
+    }
+
+    /// Carry out `request` and say how it went. `watch` only answers the
+    /// status here; following changes is the transport's business.
+    public func reply(to request: ControlRequest) -> [String: Any] {
+        func refused(_ e: Machine.Refusal) -> [String: Any] { ["ok": false, "error": e.description] }
+        switch request {
+        case .status, .watch:
+            break
+        case .start, .stop, .reset:
+            let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
+            driver.action(.pressed(b))
+        case .set(let d):
+            do { try driver.setPreset(d) } catch { return refused(error) }
+        case .mode(let m):
+            do { try driver.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
+        case .alarm(let op):
+            do {
+                switch op {
+                case .list: break
+                case .add(let a): try driver.editAlarms(.add(a))
+                case .remove(let n): try driver.editAlarms(.remove(n))
+                case .on(let n): try driver.editAlarms(.enable(n, true))
+                case .off(let n): try driver.editAlarms(.enable(n, false))
+                case .skipNext(let n): try driver.editAlarms(.skipNext(n))
+                }
+            } catch { return refused(error) }
+        }
+        return status()
+    }
+
+    public func status() -> [String: Any] {
+        let core = driver.core
+        var s: [String: Any] = [
+            "ok": true,
+            "state": driver.state?.rawValue ?? "starting",
+            "display": driver.frame?.text ?? "",
+            "buzzer": driver.tone != nil,
+            "mode": core.settings.mode.rawValue,
+        ]
+        // A changed configuration file waits for the count in progress.
+        if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
+        let zone = core.alarms.zone
+        s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
+            var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,
+                                    "label": e.alarm.label, "line": AlarmText.line(e, number: i + 1, zone: zone)]
+            if let next = e.next { a["next"] = AlarmText.local(next, zone) }
+            return a
+        }
+        switch core.alarms.state {
+        case .quiet: break
+        case .ringing(let r, _): s["alarm"] = "ringing \(AlarmText.clock(r.minute))"
+        case .snoozed(let r, let until):
+            s["alarm"] = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
+        }
+        if let presets = core.presets {
+            s["preset"] = DurationText.format(presets.current)
+            s["presets"] = presets.all.map(DurationText.format)
+            s["direction"] = presets.direction.rawValue
+        }
+        let progress = driver.progress()
+        if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }
+        if let r = progress.remaining { s["remaining_ms"] = r.nanoseconds / 1_000_000 }
+        for extra in statusExtras { extra(&s) }
+        return s
+    }
+}

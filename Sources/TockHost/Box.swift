@@ -1,0 +1,120 @@
+import Logging
+import TockConfig
+import TockCore
+import TockHardware
+import TockLinux
+import TockLoop
+import TockMQTT
+import TockControl
+import TockDevices
+import TockShell
+
+/// The appliance wired once: the core and its driver, the devices, the
+/// state file, the trace, the control socket and MQTT, all on one loop.
+/// `tock run` puts it on the reactor with the real devices, `tock sim` on
+/// the reactor (at the keyboard) or on virtual time (a script) with the
+/// mock ones, and the tests on virtual time.
+public final class Box {
+    /// What to wire.
+    public struct Setup {
+        public var config: Configuration
+        /// Where the configuration came from, for log lines.
+        public var configName = "the configuration"
+        public var devices: Devices
+        /// The state file (`<state>.lock` is the caller's).
+        public var statePath: String?
+        /// The control socket, already bound.
+        public var control: UnixListener?
+        public var controlIdleLimit: Duration = .seconds(5)
+        /// Where trace lines go (JSON Lines without the newline).
+        public var trace: ((String) -> Void)?
+        /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
+        public var transport: (MqttConfig, any EventLoop, Logger) throws -> any MqttTransport = { try MqttClient(config: $0, loop: $1, log: $2) }
+
+        public init(config: Configuration, devices: Devices) {
+            self.config = config
+            self.devices = devices
+        }
+    }
+
+    public let loop: any EventLoop
+    public let driver: Shell
+    public let store: StateStore?
+    let control: ControlServer?
+    let mqtt: MqttBridge?
+    let service: ControlService
+    private let devices: Devices
+    private let log: Logger
+    /// Called after every batch of outputs (status lines, screens, the timing log).
+    public var onOutputs: ((Machine.Output) -> Void)?
+    /// Called with the edges read from an input, before they are handled.
+    public var onEdges: (([Edge]) -> Void)?
+    /// An input failed (its chip went away): the caller stops the loop.
+    public var onInputFailure: ((any Error) -> Void)?
+
+    public init(_ setup: Setup, loop: any EventLoop, log: Logger) throws {
+        self.loop = loop
+        self.log = log
+        devices = setup.devices
+        let config = setup.config
+        let store = setup.statePath.map { StateStore(path: $0, log: log, loop: loop) }
+        self.store = store
+        let start = loop.now()
+        let saved = store?.load(at: start)
+        let core = Machine(settings: config.settings, switchPosition: devices.switchPosition, restoring: saved, at: start)
+        if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
+            log.notice("the presets in \(setup.configName) changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
+        } else if core.pendingSettings != nil {
+            log.notice("\(setup.configName) changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
+        }
+        driver = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
+        if let trace = setup.trace { driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
+        driver.onPersist = { [loop] in store?.save($0, at: loop.now().monotonic) }
+        devices.panel?.connect { [driver] in driver.edge($0) }
+        let driver = driver
+        let service = ControlService(driver: driver, now: { [loop] in loop.now().monotonic })
+        self.service = service
+        if let store { service.statusExtras.append { $0["state_writes"] = store.writes } }
+        control = try setup.control.map {
+            try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
+        }
+        mqtt = try config.mqtt.map {
+            MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, driver: driver, service: service, log: log)
+        }
+        driver.onCommands = { [unowned self] commands in
+            control?.publish(commands)
+            mqtt?.outputs(commands)
+            onOutputs?(commands)
+        }
+        for reader in devices.readers {
+            try loop.watch(reader.descriptor) { [unowned self, log, driver] in
+                do {
+                    let edges = try reader.readEdges()
+                    onEdges?(edges)
+                    for e in edges {
+                        log.debug("edge \(e)")
+                        driver.edge(e)
+                    }
+                } catch {
+                    log.critical("reading input events failed: \(error); stopping so the hardware is opened again")
+                    onInputFailure?(error)
+                }
+            }
+        }
+    }
+
+    /// Buzzer off, the first frame, then the links.
+    public func start() {
+        driver.start()
+        mqtt?.start()
+    }
+
+    /// A clean stop: links closed, the state saved at once, the outputs dark.
+    public func stop() {
+        control?.close()
+        mqtt?.close()
+        for reader in devices.readers { try? loop.unwatch(reader.descriptor) }
+        store?.save(driver.core.snapshot(at: loop.now()))
+        driver.shutdown()
+    }
+}

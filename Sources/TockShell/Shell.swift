@@ -1,0 +1,177 @@
+import Logging
+import TockConfig
+import TockCore
+import TockHardware
+import TockLoop
+
+/// The imperative shell around the core: feeds it events with "now" from
+/// its loop, and carries its commands out to the display, the buzzer, the
+/// LEDs and the trace; the core's wake-ups are its own two timers on the
+/// loop. The same driver runs on the real reactor and on virtual time.
+public final class Shell {
+    public private(set) var core: Machine
+    private let loop: any EventLoop
+    /// The core's next wake-up on each clock, and the one last delivered:
+    /// a core that hands a delivered deadline back is not woken again for it.
+    private var wakeMonotonic: LoopTimer!
+    private var wakeWall: LoopTimer!
+    private var asked: (monotonic: Instant?, wall: WallTime?)
+    private var delivered: (monotonic: Instant?, wall: WallTime?)
+    private let display: any SegmentDisplay
+    private let sounder: any Sounder
+    private let leds: [String: any DigitalOutput]
+    private let log: Logger
+    public var trace: TraceWriter?
+    /// Called with each new state to remember across a restart.
+    public var onPersist: ((Snapshot) -> Void)?
+    /// Called with every batch of outputs (for screens and status).
+    public var onCommands: ((Machine.Output) -> Void)?
+    /// Called with each press the fleet group is to carry out.
+    public var onGroupChange: ((GroupChange) -> Void)?
+    /// The last state and frame carried out.
+    public private(set) var state: StateName?
+    public private(set) var frame: Frame?
+    public private(set) var tone: Tone?
+    /// Output faults seen so far, by device (logged once each until it recovers).
+    private var faulty: Set<String> = []
+
+    public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
+                leds: [String: any DigitalOutput], log: Logger) {
+        self.core = core
+        self.loop = loop
+        self.display = display
+        self.sounder = sounder
+        self.leds = leds
+        self.log = log
+        wakeMonotonic = loop.makeTimer { [weak self] in
+            guard let self else { return }
+            delivered.monotonic = asked.monotonic
+            tick()
+        }
+        wakeWall = loop.makeTimer { [weak self] in
+            guard let self else { return }
+            delivered.wall = asked.wall
+            tick()
+        }
+        loop.onClockStep { [weak self] in
+            guard let self else { return }
+            // After a step back a delivered calendar deadline may lie ahead again.
+            delivered.wall = nil
+            clockStepped()
+        }
+    }
+
+    private func clock() -> Now { loop.now() }
+
+    /// Drive the buzzer off first (whatever a crash left behind), then show
+    /// the initial state.
+    public func start() {
+        output("buzzer") { try sounder.sound(nil) }
+        let now = clock()
+        perform(core.handle(.powerOn, at: now), at: now.monotonic)
+    }
+
+    public func edge(_ e: Edge) { handle(.edge(e.line, active: e.active, at: e.timestamp)) }
+    public func tick() { handle(.wake) }
+    public func clockStepped() { handle(.clockStepped) }
+    public func action(_ a: ButtonAction) { handle(.remotePress(a)) }
+
+    /// A reloaded configuration: the same state under new settings.
+    public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }
+
+    /// `tock set`: replace the current preset.
+    public func setPreset(_ d: Duration) throws(Machine.Refusal) { try request(.setPreset(d)) }
+
+    /// `tock mode`: change the mode.
+    public func setMode(_ mode: Settings.Mode) throws(Machine.Refusal) { try request(.setMode(mode)) }
+
+    /// `tock alarm add|rm|on|off|skip-next`.
+    public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
+
+    /// Elapsed and remaining time now.
+    public func progress() -> Progress { core.progress(at: clock()) }
+
+    /// Whether the fleet group can be reached (presses go through it).
+    public var groupLinked: Bool {
+        get { core.groupLinked }
+        set { handle(.groupLink(newValue)) }
+    }
+
+    /// Take the fleet group's program (see `Machine.Input.adoptGroup`).
+    public func adoptGroup(_ state: Snapshot) throws(Machine.Refusal) { try request(.adoptGroup(state)) }
+
+    /// Every exit path: buzzer off, display dark, LEDs off.
+    public func shutdown() {
+        output("buzzer") { try sounder.sound(nil) }
+        if let f = frame { output("display") { try display.show(f.dark) } }
+        for (name, led) in leds { output("led \(name)") { try led.set(false) } }
+    }
+
+    private func handle(_ input: Machine.Input) {
+        let now = clock()
+        perform(core.handle(input, at: now), at: now.monotonic)
+    }
+
+    /// A request that may be refused: the refusal is thrown, nothing done.
+    private func request(_ input: Machine.Input) throws(Machine.Refusal) {
+        let now = clock()
+        let out = core.handle(input, at: now)
+        if let refusal = out.refusal { throw refusal }
+        perform(out, at: now.monotonic)
+    }
+
+    private func perform(_ out: Machine.Output, at t: Instant) {
+        for item in out.items {
+            trace?.record(item, at: t)
+            switch item {
+            case .command(.render(let f)):
+                frame = f
+                output("display") { try display.show(f) }
+            case .command(.buzzer(let tone)):
+                if (tone == nil) != (self.tone == nil) { log.debug("buzzer \(tone == nil ? "off" : "on")") }
+                self.tone = tone
+                output("buzzer") { try sounder.sound(tone) }
+            case .report(.stateChanged(let s)):
+                if let old = state { log.info("state \(old.rawValue) -> \(s.rawValue)") }
+                state = s
+            case .command(.led(let name, let lit)):
+                if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
+            case .command(.wake(let m, let w)):
+                wake(monotonic: m, wall: w)
+            case .command(.persist(let s)):
+                onPersist?(s)
+            case .report(.alarm(let notice)):
+                log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
+            case .command(.group(let change)):
+                onGroupChange?(change)
+            case .report(.refused):
+                break  // (thrown by `request`)
+            }
+        }
+        onCommands?(out)
+    }
+
+    private func wake(monotonic m: Instant?, wall w: WallTime?) {
+        if m == nil || m != delivered.monotonic {
+            delivered.monotonic = nil
+            asked.monotonic = m
+            wakeMonotonic.schedule(at: m)
+        }
+        if w == nil || w != delivered.wall {
+            delivered.wall = nil
+            asked.wall = w
+            wakeWall.schedule(atWall: w)
+        }
+    }
+
+    /// A failing output is logged once and the appliance keeps running: a
+    /// missing display must not stop the alarm from sounding.
+    private func output(_ device: String, _ write: () throws -> Void) {
+        do {
+            try write()
+            if faulty.remove(device) != nil { log.notice("\(device) works again") }
+        } catch {
+            if faulty.insert(device).inserted { log.error("\(device): \(error)") }
+        }
+    }
+}

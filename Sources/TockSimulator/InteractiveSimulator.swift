@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import TockConfig
+import TockCore
+import TockHardware
+import TockLinux
+import TockLoop
+import TockMock
+import TockSimulator
+import TockHost
+import TockDevices
+import TockShell
+
+/// The desk simulator in a terminal: the real core, driver and reactor in
+/// real time, with the mock panel pressed from the keyboard and the display
+/// drawn as large 7-segment digits.
+public final class InteractiveSimulator {
+    public struct NotATerminal: Error, CustomStringConvertible {
+        public var description: String {
+            "tock sim needs an interactive terminal; to run without one, replay a script: tock sim --script FILE --trace FILE"
+        }
+    }
+
+    /// Keys and what they do; a key press is a press held for `hold`.
+    static let keys: [UInt8: (InputLine, Bool, Duration)] = [
+        UInt8(ascii: "s"): (.button(.start), true, .milliseconds(100)),
+        UInt8(ascii: "x"): (.button(.stop), true, .milliseconds(100)),
+        UInt8(ascii: "r"): (.button(.reset), true, .milliseconds(100)),
+        UInt8(ascii: "S"): (.button(.start), true, .milliseconds(1_500)),
+        UInt8(ascii: "X"): (.button(.stop), true, .milliseconds(1_500)),
+        UInt8(ascii: "R"): (.button(.reset), true, .milliseconds(1_200)),
+        UInt8(ascii: "u"): (.directionSwitch, true, .zero),
+        UInt8(ascii: "d"): (.directionSwitch, false, .zero),
+    ]
+
+    private let config: Configuration
+    private let tracePath: String?
+    private var screen = ""
+    /// Colours unless NO_COLOR is set (https://no-color.org).
+    private let color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
+    public init(config: Configuration, tracePath: String?) {
+        self.config = config
+        self.tracePath = tracePath
+    }
+
+    public func run() throws {
+        guard RawTerminal.isInteractive else { throw NotATerminal() }
+        let reactor = try Reactor()
+        let panel = MockPanel(switchPosition: config.switchPosition)
+        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: { [reactor] in reactor.now().monotonic })) })
+        let devices = Devices(readers: [], panel: panel, display: ScreenDisplay(), sounder: ScreenSounder(),
+                               leds: leds.mapValues { $0 as any DigitalOutput }, switchPosition: config.switchPosition, summary: "the terminal")
+        var log = Logger(label: "tock.sim")
+        log.logLevel = .critical  // the screen is the log
+        let traceFile = try tracePath.map { try TraceSink(path: $0) }
+        var setup = Box.Setup(config: config, devices: devices)
+        setup.trace = traceFile.map { file in
+            { line in
+                file.write(line)
+                file.flush()
+            }
+        }
+        let host = try Box(setup, loop: reactor, log: log)
+        let driver = host.driver
+
+        let terminal = try RawTerminal()
+        defer {
+            driver.shutdown()
+            terminal.restore()
+            try? traceFile?.close()
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+
+        func redraw() {
+            let s = SimulatorScreen.render(frame: driver.frame ?? .blank(digits: config.settings.display.digits),
+                                           buzzer: driver.tone, state: driver.state ?? .ready,
+                                           leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
+                                           color: color)
+            guard s != screen else { return }
+            screen = s
+            FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))
+        }
+        host.onOutputs = { _ in redraw() }
+        reactor.onSignal = { sig in
+            if sig != SIGHUP { reactor.stop() }
+        }
+        try reactor.watch(0) { [unowned reactor] in
+            let keys = terminal.readKeys()
+            if terminal.inputEnded { reactor.stop(); return }  // the terminal hung up
+            for key in keys {
+                if key == UInt8(ascii: "q") || key == 3 || key == 4 { reactor.stop(); return }
+                guard let (line, active, hold) = Self.keys[key] else { continue }
+                let now = reactor.now().monotonic
+                switch line {
+                case .directionSwitch:
+                    panel.directionSwitch.drive(active: active, at: now)
+                case .button(let b):
+                    let input = panel.buttons[b]!
+                    guard !input.active else { continue }
+                    input.drive(active: true, at: now)
+                    // The key is let go `hold` later.
+                    reactor.schedule(at: .monotonic(now + hold)) { input.drive(active: false, at: now + hold) }
+                }
+            }
+            redraw()
+        }
+
+        // The handlers refer to the reactor; drop them when the loop ends so
+        // it is freed (and restores the signal mask).
+        defer {
+            reactor.onSignal = nil
+            try? reactor.unwatch(0)
+        }
+        host.start()
+        redraw()
+        try reactor.run()
+    }
+}
+
+/// The simulator's display: remembers the frame for the screen.
+final class ScreenDisplay: SegmentDisplay {
+    private(set) var frame: Frame?
+    func show(_ frame: Frame) throws { self.frame = frame }
+}
+
+/// The simulator's buzzer: shown on screen, and the terminal bell rings
+/// at the start of each beep.
+final class ScreenSounder: Sounder {
+    private(set) var tone: Tone?
+    func sound(_ tone: Tone?) throws {
+        if tone != nil, self.tone == nil { FileHandle.standardOutput.write(Data([0x07])) }
+        self.tone = tone
+    }
+}

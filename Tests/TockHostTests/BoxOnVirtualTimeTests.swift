@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import Testing
+import TockConfig
+import TockCore
+import TockLinux
+import TockLoop
+@testable import TockHost
+@testable import TockMQTT
+@testable import TockDevices
+@testable import TockShell
+
+/// The whole host (core, driver, state file, control socket, MQTT bridge
+/// and group) on virtual time: faults are scripted, counts are exact, and
+/// nothing waits on a wall clock.
+struct TestBox {
+    let host: Box
+    var driver: Shell { host.driver }
+    var state: String { driver.state?.rawValue ?? "starting" }
+
+    init(_ yaml: String, loop: VirtualLoop, link: VirtualLink? = nil, statePath: String? = nil, control: UnixListener? = nil) throws {
+        let config = try Configuration.parse(yaml: yaml, file: "test.yaml")
+        var setup = Box.Setup(config: config, devices: Devices.mock(config, clock: { [loop] in loop.instant }))
+        setup.statePath = statePath
+        setup.control = control
+        if let link { setup.transport = { _, _, _ in link } }
+        var log = Logger(label: "test")
+        log.logLevel = .critical
+        host = try Box(setup, loop: loop, log: log)
+        host.start()
+    }
+}
+
+func reply(_ payload: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] ?? [:]
+}
+
+@Suite struct MqttOnVirtualTimeTests {
+    let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+
+    @Test func aCommandIsAnsweredOnReplyAndTheStateTopicsFollow() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10s]}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        #expect(broker.published(on: "tock/kitchen/availability") == ["online"])
+        #expect(broker.published(on: "tock/kitchen/state") == ["ready"])
+        link.inject("tock/kitchen/cmd", #"{"cmd":"start"}"#)
+        loop.advance(by: .seconds(1))
+        let replies = broker.published(on: "tock/kitchen/reply")
+        #expect(replies.count == 1)
+        #expect(reply(replies[0])["state"] as? String == "running")
+        loop.advance(by: .seconds(10))
+        #expect(box.state == "ringing")
+        #expect(broker.published(on: "tock/kitchen/state") == ["ready", "running", "ringing"])
+    }
+
+    @Test func aDroppedLinkSendsNothingAndEverythingAgainOnReconnecting() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10s]}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        link.drop()
+        box.driver.action(.pressed(.start))
+        loop.advance(by: .seconds(1))
+        #expect(broker.published(on: "tock/kitchen/state") == ["ready"])  // nothing while down
+        link.connect()
+        loop.advance(by: .seconds(1))
+        #expect(link.connects == 2)
+        #expect(broker.published(on: "tock/kitchen/state") == ["ready", "running"])
+        #expect(broker.published(on: "tock/kitchen/availability") == ["online", "online"])
+    }
+
+    @Test func aFloodIsBoundedAndServedOneCommandPerTurn() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        let turns = loop.timers.fired
+        for _ in 0..<100 { link.inject("tock/kitchen/cmd", #"{"cmd":"status"}"#) }
+        loop.advance(by: .seconds(1))
+        // 64 wait (the rest are dropped), each answered on its own turn.
+        #expect(broker.published(on: "tock/kitchen/reply").count == MqttBridge.inboxLimit)
+        #expect(loop.timers.fired - turns >= MqttBridge.inboxLimit)
+        link.inject("tock/kitchen/cmd", #"{"cmd":"status"}"#)
+        loop.advance(by: .seconds(1))
+        let last = reply(broker.published(on: "tock/kitchen/reply").last ?? "")
+        let mqtt = last["mqtt"] as? [String: Any]
+        #expect(mqtt?["dropped"] as? Int == 100 - MqttBridge.inboxLimit)
+        #expect(mqtt?["received"] as? Int == 101)
+        withExtendedLifetime(box) {}
+    }
+
+    @Test func aRetainedCommandNeverRuns() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        link.inject("tock/kitchen/cmd", #"{"cmd":"start"}"#, retained: true)
+        loop.advance(by: .seconds(1))
+        #expect(box.state == "ready")
+        #expect(broker.published(on: "tock/kitchen/reply").isEmpty)
+    }
+}
+
+@Suite struct GroupOnVirtualTimeTests {
+    let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+    let yaml = { (id: String) in "mqtt: {host: h, client_id: \(id), group: gym}\ntimer: {presets: [30s]}" }
+
+    @Test func aPressOnOneMemberRunsEveryMemberFromTheSameInstant() throws {
+        let broker = VirtualBroker(loop: loop)
+        let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"))
+        let b = try TestBox(yaml("b"), loop: loop, link: broker.link("b"))
+        loop.advance(by: .seconds(1))
+        a.driver.action(.pressed(.start))
+        loop.advance(by: .seconds(1))
+        #expect(a.state == "running" && b.state == "running")
+        #expect(a.driver.progress().remaining == b.driver.progress().remaining)
+        #expect(broker.published(on: "tock/groups/gym").count == 1)
+    }
+
+    @Test func aMemberCutOffActsAloneThenTakesTheGroupsStateOnReconnecting() throws {
+        let broker = VirtualBroker(loop: loop)
+        let linkB = broker.link("b")
+        let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"))
+        let b = try TestBox(yaml("b"), loop: loop, link: linkB)
+        loop.advance(by: .seconds(1))
+        a.driver.action(.pressed(.start))
+        loop.advance(by: .seconds(1))
+        linkB.drop()
+        a.driver.action(.pressed(.stop))
+        loop.advance(by: .seconds(1))
+        #expect(a.state == "paused")
+        #expect(b.state == "running")  // it never heard
+        linkB.connect()
+        loop.advance(by: .seconds(1))
+        #expect(b.state == "paused")  // the retained change, newer than its own
+        #expect(a.driver.progress().remaining == b.driver.progress().remaining)
+    }
+}
+
+@Suite struct ControlAndStoreOnVirtualTimeTests {
+    let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-host-\(UUID().uuidString)")
+
+    init() throws { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+
+    func lines(_ c: UnixConnection) -> [String] {
+        var text = ""
+        while (try? c.waitForInput(milliseconds: 0)) == true, let chunk = try? c.read(), !chunk.isEmpty { text += String(decoding: chunk, as: UTF8.self) }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    @Test func aRequestIsAnsweredAndASilentConnectionClosedAtTheIdleLimit() throws {
+        let path = dir.appendingPathComponent("s").path
+        let box = try TestBox("timer: {presets: [10s]}", loop: loop, control: try UnixListener(path: path))
+        let talker = try UnixConnection.connect(to: path)
+        let silent = try UnixConnection.connect(to: path)
+        try talker.writeAll(Array("{\"cmd\":\"start\"}\n".utf8))
+        loop.advance(by: .milliseconds(1))
+        #expect(reply(lines(talker).first ?? "")["state"] as? String == "running")
+        #expect(box.state == "running")
+        loop.advance(by: .milliseconds(4_998))
+        #expect(lines(silent).isEmpty)  // 4.999 s: still open
+        loop.advance(by: .milliseconds(1))
+        let closed = lines(silent)
+        #expect(reply(closed.first ?? "")["error"] as? String == "no request within 5s; closed")
+        #expect(try silent.waitForInput(milliseconds: 0))
+        #expect(try silent.read() == [])  // and the server hung up
+        talker.close()
+        silent.close()
+        box.host.stop()
+    }
+
+    @Test func aFloodOfChangesIsWrittenTenAtOnceThenOnceASecond() throws {
+        let path = dir.appendingPathComponent("state.json").path
+        let box = try TestBox("timer: {presets: [10s]}", loop: loop, statePath: path)
+        loop.advance(by: .seconds(60))  // the bucket is full again
+        let store = try #require(box.host.store)
+        let before = store.writes
+        for s in 1...30 { try box.driver.setPreset(.seconds(Int64(s))) }
+        #expect(store.writes == before + StateStore.burst)
+        loop.advance(by: .milliseconds(999))
+        #expect(store.writes == before + StateStore.burst)
+        loop.advance(by: .milliseconds(1))
+        #expect(store.writes == before + StateStore.burst + 1)  // the latest state, once
+        loop.advance(by: .seconds(10))
+        #expect(store.writes == before + StateStore.burst + 1)
+        #expect(StateStore(path: path, log: Logger(label: "test")).load()?.presets.first == Duration.seconds(30).nanoseconds)
+    }
+}

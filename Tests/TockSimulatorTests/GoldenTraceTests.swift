@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import TockSimulator
+import TockConfig
+import TockCore
+
+/// The scripted simulator against the traces in Tests/golden, byte for
+/// byte: the whole path from a scripted edge to the trace, in every mode.
+@Suite struct GoldenTraceTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("golden")
+
+    static var scenarios: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/trace.jsonl").path) }
+            .sorted()
+    }
+
+    @Test func thereAreScenariosInEveryMode() {
+        #expect(Self.scenarios.count >= 6, "Tests/golden holds \(Self.scenarios)")
+    }
+
+    @Test(arguments: scenarios) func theTraceIsByteIdentical(_ name: String) throws {
+        let dir = Self.root.appendingPathComponent(name)
+        func read(_ file: String) throws -> String { try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8) }
+        let config = try Configuration.parse(yaml: try read("config.yaml"), file: "\(name)/config.yaml")
+        let script = try Script.parse(try read("script"), file: "\(name)/script")
+        let epoch = try CalendarText.parse(try read("epoch").trimmingCharacters(in: .whitespacesAndNewlines))
+        var out = ""
+        ScriptedSimulation(config: config, script: script, epoch: epoch, trace: { out += $0 + "\n" }).run()
+        let want = try read("trace.jsonl")
+        guard out != want else { return }
+        let got = out.split(separator: "\n", omittingEmptySubsequences: false)
+        let wanted = want.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = zip(got, wanted).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, wanted.count)
+        Issue.record("Tests/golden/\(name)/trace.jsonl differs first at line \(first + 1): got \(first < got.count ? String(got[first]) : "end of trace"), want \(first < wanted.count ? String(wanted[first]) : "end of trace") (Tests/golden/README.md says how to rewrite it after a deliberate change)")
+    }
+}
