@@ -61,3 +61,142 @@ public struct InputProcessor: Equatable, Sendable {
         return []
     }
 }
+
+// MARK: - One line's debouncer
+
+/// Debounces one input line from its edge timestamps.
+///
+/// A change of level counts once the raw level has held for `period` since
+/// its last edge; a pulse shorter than that is noise. Mechanical contacts
+/// chatter for 1-20 ms (SPEC), so however many edges one press makes, it
+/// settles exactly once. The settled change is dated at the first edge of
+/// the run (the moment the contact first moved), not at the moment it was
+/// recognised, so counts start from when the person pressed.
+public struct Debouncer: Equatable, Sendable {
+    public let period: Duration
+    /// The level everyone else sees.
+    public private(set) var settled: Bool
+    /// The level on the wire right now.
+    public private(set) var raw: Bool
+    private var lastEdge: Instant = .zero
+    /// First edge of the run that moved `raw` away from `settled`.
+    private var runStart: Instant? = nil
+    /// When `raw` last returned to `settled` (a chatter gap, if short).
+    private var returnedAt: Instant? = nil
+
+    public init(period: Duration, level: Bool) {
+        self.period = period
+        self.settled = level
+        self.raw = level
+    }
+
+    /// Record an edge. Edges that do not change the level (a duplicate
+    /// report) are ignored.
+    public mutating func edge(to level: Bool, at t: Instant) {
+        guard level != raw else { return }
+        raw = level
+        lastEdge = t
+        if raw == settled {
+            returnedAt = t
+        } else {
+            // A departure soon after a brief return is the same press
+            // chattering: keep dating it from the first edge.
+            if let back = returnedAt, runStart != nil, t - back < period {
+                // keep runStart
+            } else {
+                runStart = t
+            }
+            returnedAt = nil
+        }
+    }
+
+    /// When the pending change settles, if one is pending.
+    public var deadline: Instant? { raw != settled ? lastEdge + period : nil }
+
+    /// Settle the pending change if its deadline has come. Returns the new
+    /// level and the instant the change began.
+    public mutating func settle(at now: Instant) -> (level: Bool, since: Instant)? {
+        guard let d = deadline, now >= d else { return nil }
+        settled = raw
+        let since = runStart ?? lastEdge
+        runStart = nil
+        returnedAt = nil
+        return (settled, since)
+    }
+}
+
+// MARK: - One button's gestures
+
+/// Turns one debounced button's presses and releases into actions:
+/// short press, long press and hold-to-repeat with acceleration.
+public struct ButtonGesture: Equatable, Sendable {
+    public let button: Button
+    private var style: PressStyle = .onPress
+    private var pressedAt: Instant? = nil
+    private var longFired = false
+    private var nextRepeat: Instant? = nil
+    private var repeats = 0
+
+    public init(button: Button) { self.button = button }
+
+    public var isHeld: Bool { pressedAt != nil }
+
+    /// The button went down at `t`; `style` is how it acts in the state the
+    /// machine is in now.
+    public mutating func pressed(at t: Instant, style: PressStyle, settings: InputSettings) -> [(ButtonAction, Instant)] {
+        self.style = style
+        pressedAt = t
+        longFired = false
+        repeats = 0
+        nextRepeat = nil
+        switch style {
+        case .onPress:
+            return [(.pressed(button), t)]
+        case .repeating:
+            nextRepeat = t + settings.repeatDelay
+            return [(.pressed(button), t)]
+        case .shortOrLong:
+            return []
+        }
+    }
+
+    /// The button came up at `t`.
+    public mutating func released(at t: Instant) -> [(ButtonAction, Instant)] {
+        defer { pressedAt = nil; nextRepeat = nil }
+        if style == .shortOrLong, pressedAt != nil, !longFired {
+            return [(.pressed(button), t)]
+        }
+        return []
+    }
+
+    /// The next instant this gesture has something to do while held.
+    public func deadline(settings: InputSettings) -> Instant? {
+        guard let p = pressedAt else { return nil }
+        switch style {
+        case .onPress: return nil
+        case .shortOrLong: return longFired ? nil : p + settings.longPress
+        case .repeating: return nextRepeat
+        }
+    }
+
+    /// Fire whatever is due at `now` (a long press, or one repeat).
+    public mutating func fire(at now: Instant, settings: InputSettings) -> [(ButtonAction, Instant)] {
+        guard let d = deadline(settings: settings), now >= d else { return [] }
+        switch style {
+        case .onPress:
+            return []
+        case .shortOrLong:
+            longFired = true
+            return [(.longPressed(button), d)]
+        case .repeating:
+            repeats += 1
+            // Accelerate: the interval halves every 5 repeats, down to the
+            // fastest rate.
+            var step = settings.repeatInterval
+            for _ in 0..<(repeats / 5) where step > settings.repeatFastest { step = step / 2 }
+            if step < settings.repeatFastest { step = settings.repeatFastest }
+            nextRepeat = d + step
+            return [(.repeated(button), d)]
+        }
+    }
+}

@@ -86,21 +86,8 @@ public final class Box {
             mqtt?.outputs(commands)
             onOutputs?(commands)
         }
-        for reader in devices.readers {
-            try loop.watch(reader.descriptor) { [unowned self, log, driver] in
-                do {
-                    let edges = try reader.readEdges()
-                    onEdges?(edges)
-                    for e in edges {
-                        log.debug("edge \(e)")
-                        driver.edge(e)
-                    }
-                } catch {
-                    log.critical("reading input events failed: \(error); stopping so the hardware is opened again")
-                    onInputFailure?(error)
-                }
-            }
-        }
+        try driver.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
+                         onFailure: { [unowned self] in onInputFailure?($0) })
     }
 
     /// Buzzer off, the first frame, then the links.
@@ -113,7 +100,7 @@ public final class Box {
     public func stop() {
         control?.close()
         mqtt?.close()
-        for reader in devices.readers { try? loop.unwatch(reader.descriptor) }
+        driver.unwatch(devices.readers)
         store?.save(driver.core.snapshot(at: loop.now()))
         driver.shutdown()
     }

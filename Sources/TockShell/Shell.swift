@@ -100,6 +100,33 @@ public final class Shell {
     /// Take the fleet group's program (see `Machine.Input.adoptGroup`).
     public func adoptGroup(_ state: Snapshot) throws(Machine.Refusal) { try request(.adoptGroup(state)) }
 
+    /// Reads the input lines when the loop finds them readable and hands
+    /// their edges to the core (`onEdges` sees them first). A line whose
+    /// descriptor fails (its chip went away) goes to `onFailure`: it would
+    /// be reported readable forever, so the caller stops.
+    public func watch(_ readers: [any EdgeReader], onEdges: @escaping ([Edge]) -> Void,
+                      onFailure: @escaping (any Error) -> Void) throws {
+        for reader in readers {
+            try loop.watch(reader.descriptor) { [unowned self] in
+                do {
+                    let edges = try reader.readEdges()
+                    onEdges(edges)
+                    for e in edges {
+                        log.debug("edge \(e)")
+                        edge(e)
+                    }
+                } catch {
+                    log.critical("reading input events failed: \(error); stopping so the hardware is opened again")
+                    onFailure(error)
+                }
+            }
+        }
+    }
+
+    public func unwatch(_ readers: [any EdgeReader]) {
+        for reader in readers { try? loop.unwatch(reader.descriptor) }
+    }
+
     /// Every exit path: buzzer off, display dark, LEDs off.
     public func shutdown() {
         output("buzzer") { try sounder.sound(nil) }
