@@ -33,6 +33,7 @@ demo-sim: build
 test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
+	python3 Tests/docs/module-graph.py .
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory mqtt-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock

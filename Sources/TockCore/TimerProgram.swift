@@ -66,30 +66,3 @@ extension TimerProgram {
     }
     public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] { advance(to: now) }
 }
-
-/// A run that can be paused and resumed: the elapsed time is derived from
-/// the instant it (re)started and what had elapsed before, never summed
-/// from ticks.
-public struct Run: Equatable, Sendable {
-    public var since: Instant
-    public var before: Duration
-
-    public init(since: Instant, before: Duration = .zero) {
-        self.since = since
-        self.before = before
-    }
-
-    public func elapsed(at t: Instant) -> Duration { before + (t - since) }
-    /// The instant the elapsed time reaches `d`.
-    public func instant(whenElapsed d: Duration) -> Instant { since + (d - before) }
-}
-
-/// Blink rates, chosen so each state reads differently at a glance.
-enum Blinks {
-    /// Paused: the whole display blinks slowly (1 Hz, half on).
-    static func paused(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(500), off: .milliseconds(500)) }
-    /// Ringing: the final value flashes (2 Hz).
-    static func ringing(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(250), off: .milliseconds(250)) }
-    /// Editing: mostly lit, with a short dark blink; restarts lit on each step.
-    static func editing(_ t: Instant) -> Blink { Blink(anchor: t, on: .milliseconds(750), off: .milliseconds(250)) }
-}

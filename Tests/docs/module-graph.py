@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The module graph drawn in docs/architecture.md is Package.swift's, and the
+files its press path lists exist (at most 12).
+
+Usage: module-graph.py [PACKAGE_DIR]. Reads the targets' dependencies from
+`swift package dump-package` (modules of this package only: products of
+other packages are left out) and the block after `<!-- module-graph -->` in
+docs/architecture.md (`Module -> Dep, Dep`), and prints one line per
+difference. Exits 1 on any."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else "."
+dump = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
+                                 capture_output=True, text=True).stdout)
+package = {}
+for t in dump["targets"]:
+    if t["type"] == "test" or t.get("path", "").startswith("Tests/") or t["name"].startswith("C"):
+        continue  # tests, their support, and the C shims (drawn with the module that wraps them)
+    deps = set()
+    for d in t["dependencies"]:
+        kind = next(iter(d))
+        if kind in ("byName", "target"):
+            deps.add(d[kind][0])
+    package[t["name"]] = deps
+
+page = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
+block = re.search(r"<!-- module-graph -->\n```text\n(.*?)```", page, re.S)
+if not block:
+    sys.exit("docs/architecture.md: no ```text block after <!-- module-graph -->")
+drawn = {}
+for line in block.group(1).splitlines():
+    name, _, deps = line.partition("->")
+    drawn[name.strip()] = {d.strip() for d in deps.split(",") if d.strip()}
+
+problems = []
+for name in sorted(set(package) | set(drawn)):
+    if name not in drawn:
+        problems.append(f"{name} is a target in Package.swift but not drawn")
+    elif name not in package:
+        problems.append(f"{name} is drawn but is not a target in Package.swift")
+    elif package[name] != drawn[name]:
+        missing, extra = package[name] - drawn[name], drawn[name] - package[name]
+        problems.append(f"{name}: the page {'lacks ' + ', '.join(sorted(missing)) if missing else ''}"
+                        f"{'; ' if missing and extra else ''}{'has extra ' + ', '.join(sorted(extra)) if extra else ''}")
+# The press's path: every file the table names exists, and there are at most 12.
+press = page.split("## One press, file by file", 1)[-1].split("\n## ", 1)[0]
+files = re.findall(r"^\| \d+ \| `(Sources/[^`]+)`", press, re.M)
+for f in files:
+    if not os.path.isfile(os.path.join(root, f)):
+        problems.append(f"the press's path names {f}, which does not exist")
+if not 0 < len(files) <= 12:
+    problems.append(f"the press's path lists {len(files)} files (at most 12)")
+for p in problems:
+    print(f"FAIL module graph: {p}")
+if problems:
+    sys.exit(1)
+print(f"ok   module graph: docs/architecture.md draws Package.swift's {len(package)} modules and their dependencies")
+print(f"ok   the press's path in docs/architecture.md: {len(files)} files, each one in the tree")
