@@ -38,35 +38,17 @@ public final class ServiceRuntime {
         self.log = log
     }
 
+    /// Starts, runs until a stop signal (or a failed input), and stops
+    /// cleanly: every exit path leaves the buzzer off and the state saved.
     public func run() throws {
-        var config = try options.configPath.map { try Configuration.load(path: $0) } ?? Configuration.defaults()
-        for w in config.warnings { log.warning("\(w)") }
-        if SystemClock.synchronised == nil {
-            log.warning("cannot read the kernel's clock status (adjtimex(2) refused); the idle clock shows the time without waiting for NTP")
-        }
-        if let s = config.scheduling {
-            do { try s.apply() } catch { log.warning("\(error)") }
-        }
+        var config = try loadConfiguration()
         // Claimed before any hardware is opened: a second instance refused
         // here has not touched the first one's lines, display or buzzer.
         let lock = try options.statePath.map { try StateLock.take(statePath: $0) }
         defer { lock?.release() }
         let listener = try options.controlPath.map { try ControlServer.listen(path: $0) }
         let reactor = try Reactor()
-        let clock = SystemClock()
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        let devices: Devices
-        switch options.backend {
-        case .mock:
-            let input = try options.mockInputPath.map {
-                try MockInputStream(path: $0, switchPosition: config.switchPosition, timestamp: clock.boottimeFromMonotonic,
-                                    now: { [clock] in clock.now().monotonic }, log: log)
-            }
-            devices = Devices.mock(config, clock: { [clock] in clock.now().monotonic }, input: input)
-        case .gpiod: devices = try Devices.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
-        }
-        log.info("hardware: \(devices.summary)")
-
+        let devices = try openDevices(config)
         let trace = try options.tracePath.map { try TraceSink(path: $0) }
         var setup = Box.Setup(config: config, devices: devices)
         setup.configName = options.configPath ?? setup.configName
@@ -74,53 +56,26 @@ public final class ServiceRuntime {
         setup.control = listener
         setup.controlIdleLimit = options.controlIdleLimit
         setup.trace = trace?.write
-        let host = try Box(setup, loop: reactor, log: log)
-        let timingSink = try options.timingLogPath.map { try TraceSink(path: $0, what: "the timing log") }
-        let timing = timingSink.map { TimingLog(boottimeOffset: clock.boottimeOffset(), sink: $0.write) }
-        if let timing {
-            reactor.onDeadlineWake = { timing.wake(deadline: $0, at: $1) }
-            host.onEdges = { [clock] edges in
-                let readAt = clock.now().monotonic
-                for e in edges { timing.edge(e, readAt: readAt) }
-            }
+        let box = try Box(setup, loop: reactor, log: log)
+        let manager = ServiceManager(box: box, loop: reactor)
+        let timing = try options.timingLogPath.map { try TimingProbe(path: $0, box: box, reactor: reactor) }
+        box.onOutputs = { output in
+            timing?.outputs(output)
+            trace?.flush()
+            manager.outputs()
         }
         // An input whose descriptor fails (its chip went away) would be
         // reported readable forever: stop instead, with an error, so the
         // service manager restarts us and the hardware is opened afresh.
         var inputFailure: (any Error)?
-        host.onInputFailure = { error in
+        box.onInputFailure = { error in
             inputFailure = error
             reactor.stop()
         }
-        var status = ""
-        host.onOutputs = { [driver = host.driver, clock] commands in
-            timing?.outputs(commands, doneAt: clock.now().monotonic)
-            trace?.flush()
-            timingSink?.flush()
-            let s = "\(driver.state?.rawValue ?? "starting") \(driver.frame?.text ?? "")"
-            guard s != status else { return }
-            status = s
-            try? notifier.notify(["STATUS=\(s)"])
-        }
-        // Pinged from the loop itself: a stuck loop stops pinging and
-        // systemd restarts the service.
-        var watchdog: LoopTimer?
-        if let interval = notifier.watchdogInterval {
-            watchdog = reactor.makeTimer { [unowned reactor] in
-                try? notifier.notify(["WATCHDOG=1"])
-                watchdog?.schedule(at: reactor.now().monotonic + interval)
-            }
-            watchdog?.schedule(at: clock.now().monotonic + interval)
-        }
         reactor.onClockStepped = { [log] in log.notice("the real-time clock was stepped") }
-        var stopping = false
         reactor.onSignal = { [log] signal in
-            if signal == SIGHUP {
-                config = self.reload(config, driver: host.driver, notifier: notifier)
-                return
-            }
+            if signal == SIGHUP { return config = self.reload(config, driver: box.driver, manager: manager) }
             log.notice("signal \(signal): stopping")
-            stopping = true
             reactor.stop()
         }
         defer {
@@ -129,22 +84,50 @@ public final class ServiceRuntime {
             reactor.onDeadlineWake = nil
         }
 
-        host.start()
-        try? notifier.notify(["READY=1", "STATUS=\(status)"])
-        timing?.ready(at: clock.now().monotonic)
-        log.notice("ready: \(host.driver.state?.rawValue ?? "?") \(host.driver.frame?.text ?? "")")
+        box.start()
+        manager.ready()
+        timing?.ready()
+        log.notice("ready: \(box.driver.state?.rawValue ?? "?") \(box.driver.frame?.text ?? "")")
         do {
             try reactor.run()
         } catch {
-            host.driver.shutdown()
+            box.driver.shutdown()
             throw error
         }
-        try? notifier.notify(["STOPPING=1"])
-        host.stop()
+        manager.stopping()
+        box.stop()
         trace?.flush()
-        timingSink?.flush()
+        timing?.flush()
         if let inputFailure { throw inputFailure }
-        if stopping { log.notice("stopped") }
+        log.notice("stopped")
+    }
+
+    private func loadConfiguration() throws -> Configuration {
+        let config = try options.configPath.map { try Configuration.load(path: $0) } ?? Configuration.defaults()
+        for w in config.warnings { log.warning("\(w)") }
+        if SystemClock.synchronised == nil {
+            log.warning("cannot read the kernel's clock status (adjtimex(2) refused); the idle clock shows the time without waiting for NTP")
+        }
+        if let s = config.scheduling {
+            do { try s.apply() } catch { log.warning("\(error)") }
+        }
+        return config
+    }
+
+    private func openDevices(_ config: Configuration) throws -> Devices {
+        let clock = SystemClock()
+        let devices: Devices
+        switch options.backend {
+        case .mock:
+            let input = try options.mockInputPath.map {
+                try MockInputStream(path: $0, switchPosition: config.switchPosition, timestamp: clock.boottimeFromMonotonic,
+                                    now: { clock.now().monotonic }, log: log)
+            }
+            devices = Devices.mock(config, clock: { clock.now().monotonic }, input: input)
+        case .gpiod: devices = try Devices.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
+        }
+        log.info("hardware: \(devices.summary)")
+        return devices
     }
 }
 
@@ -152,13 +135,13 @@ extension ServiceRuntime {
     /// SIGHUP: read the file again. A bad file is logged with every problem
     /// and the running configuration kept; a good one applies at once,
     /// except for the wiring, which needs a restart (the lines are held).
-    func reload(_ running: Configuration, driver: Shell, notifier: SystemdNotifier) -> Configuration {
+    func reload(_ running: Configuration, driver: Shell, manager: ServiceManager) -> Configuration {
         guard let path = options.configPath else {
             log.notice("SIGHUP: no configuration file to reload")
             return running
         }
-        try? notifier.notify(["RELOADING=1"])
-        defer { try? notifier.notify(["READY=1"]) }
+        manager.reloading()
+        defer { manager.reloaded() }
         let fresh: Configuration
         do {
             fresh = try Configuration.load(path: path)
