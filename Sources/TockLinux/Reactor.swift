@@ -131,17 +131,19 @@ public final class Reactor: EventLoop {
             stopRequested = false
         }
         while !stopRequested {
+            // Armed before each wait, the first included: the parts
+            // scheduled their timers before the loop ran, and handlers
+            // reschedule theirs while it runs.
+            try armTimers()
             if stepFoundWhileArming {
                 stepFoundWhileArming = false
                 stats.clockSteps += 1
                 clockWasStepped()
-                try armTimers()
                 continue
             }
             let ready = try epoll.wait(timeout: nil)
             let woke = onDeadlineWake == nil ? nil : Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME))
             try dispatch(ready, wokeAt: woke)
-            try armTimers()
         }
     }
 

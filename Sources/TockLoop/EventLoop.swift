@@ -1,21 +1,5 @@
 import TockCore
 
-/// When a timer is due: an instant on the monotonic clock (durations) or a
-/// reading of the wall clock (calendar instants, which move when the clock
-/// is stepped).
-public enum Deadline: Equatable, Sendable {
-    case monotonic(Instant)
-    case wall(WallTime)
-
-    /// The monotonic instant this deadline falls on, as the clocks read `now`.
-    public func instant(_ now: Now) -> Instant {
-        switch self {
-        case .monotonic(let t): t
-        case .wall(let w): now.monotonic(at: w)
-        }
-    }
-}
-
 /// What the appliance's parts run on: descriptors to watch, timers to
 /// schedule, the clocks to read. `Reactor` (TockLinux) is the real one:
 /// epoll, two timerfds and a signalfd. `VirtualLoop` runs the same parts on

@@ -1,7 +1,9 @@
+import Foundation
 import Glibc
 import SystemPackage
 import Testing
 @testable import TockLinux
+import TockLoop
 import TockCore
 
 /// The reactor against the real kernel: timerfds, signalfd, epoll. Every
@@ -239,5 +241,55 @@ struct ReactorTests {
 
         #expect(calls.count == 1)
         #expect(reactor.stats.wakeUps == 1)
+    }
+
+    /// Timers scheduled before `run()` (as the box schedules its first
+    /// wake-ups) are armed before the first wait: no input is needed.
+    @Test func timersScheduledBeforeRunFireWithNothingElseHappening() throws {
+        let reactor = try Reactor()
+        let start = reactor.now()
+        var fired: [String] = []
+        reactor.schedule(at: .monotonic(start.monotonic + .milliseconds(30))) { fired.append("monotonic") }
+        reactor.schedule(at: .wall(start.wall + .milliseconds(10))) { fired.append("wall") }
+        reactor.schedule(at: .monotonic(start.monotonic + .milliseconds(50))) { [unowned reactor] in reactor.stop() }
+        // Were the timers not armed, only this would wake the loop, 5 s on.
+        let nudge = try TestPipe()
+        var nudged = false
+        try reactor.watch(nudge.readEnd.rawValue) { [unowned reactor] in
+            nudged = true
+            reactor.stop()
+        }
+        // The thread keeps the pipe open until it has written.
+        final class Held: @unchecked Sendable {
+            let pipe: TestPipe
+            init(_ p: TestPipe) { pipe = p }
+        }
+        let held = Held(nudge)
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: 5)
+            try? held.pipe.send([1])
+        }
+        thread.start()
+        try reactor.run()
+        #expect(!nudged, "the loop slept until another descriptor woke it")
+        #expect(fired == ["wall", "monotonic"])
+        #expect(reactor.timers.fired == 3)
+        #expect(reactor.now().monotonic >= start.monotonic + .milliseconds(50))
+    }
+
+    /// A part that keeps a backlog takes one item per wake-up, each its own
+    /// turn of the loop, and the loop then sleeps.
+    @Test func aTimerThatSchedulesItselfForNowRunsOncePerWakeUp() throws {
+        let reactor = try Reactor()
+        var left = 5
+        var timer: LoopTimer!
+        timer = reactor.makeTimer { [unowned reactor] in
+            left -= 1
+            if left > 0 { timer.schedule(at: reactor.now().monotonic) } else { reactor.stop() }
+        }
+        timer.schedule(at: reactor.now().monotonic)
+        try reactor.run()
+        #expect(left == 0)
+        #expect(reactor.stats.wakeUps == 5)
     }
 }
