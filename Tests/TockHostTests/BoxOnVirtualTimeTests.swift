@@ -172,6 +172,35 @@ func reply(_ payload: String) -> [String: Any] {
         box.host.stop()
     }
 
+    @Test func aWatcherThatStopsReadingIsDroppedAndOneThatReadsIsNot() throws {
+        let path = dir.appendingPathComponent("w").path
+        let box = try TestBox("mode: stopwatch\nswitch: up", loop: loop, control: try UnixListener(path: path))
+        let stalled = try UnixConnection.connect(to: path)
+        let reader = try UnixConnection.connect(to: path)
+        try stalled.writeAll(Array("{\"cmd\":\"watch\"}\n".utf8))
+        try reader.writeAll(Array("{\"cmd\":\"watch\"}\n".utf8))
+        loop.advance(by: .milliseconds(1))
+        box.driver.action(.pressed(.start))
+        var read: [String] = []
+        // Under a minute the stopwatch shows hundredths: a change every 10 ms,
+        // far more than a socket buffer holds for one who never reads.
+        for _ in 0..<70 {
+            loop.advance(by: .seconds(1))
+            read += lines(reader)
+        }
+        let last = reply(read.last ?? "")
+        #expect(last["display"] as? String == box.driver.frame?.text)
+        #expect(read.count > 6_000)
+        let buffered = lines(stalled)
+        #expect(buffered.count > 10 && buffered.count < read.count)
+        #expect(try stalled.waitForInput(milliseconds: 0))
+        #expect(try stalled.read() == [])  // dropped: end of stream after what was buffered
+        #expect(box.state == "running")  // and the count never waited on it
+        stalled.close()
+        reader.close()
+        box.host.stop()
+    }
+
     @Test func aFloodOfChangesIsWrittenTenAtOnceThenOnceASecond() throws {
         let path = dir.appendingPathComponent("state.json").path
         let box = try TestBox("timer: {presets: [10s]}", loop: loop, statePath: path)
