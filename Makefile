@@ -124,6 +124,24 @@ bench:
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--out $(BENCH_OUT)/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
 
+## Tock against an earlier build of itself (BEFORE=path/to/old/tock), side
+## by side in one run: rounds of old, new, old, new of the instructions per
+## second of counting (callgrind), the wake-ups per second while counting
+## and the idle clock's wake-ups per minute (off, blinking, steady), with the
+## medians and new/old (Benchmarks/compare/TABLE.md). ROUNDS (default 3;
+## about 15 minutes each) and IDLE_SECONDS (default 120) shorten it.
+.PHONY: bench-compare
+ROUNDS ?= 3
+bench-compare:
+	@[ -n "$(BEFORE)" ] || { echo "usage: make bench-compare BEFORE=path/to/old/tock [ROUNDS=3] [IDLE_SECONDS=120]"; exit 2; }
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind python3-venv"
+	$(DEPLOY_BUILD)
+	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
+		--compare $(abspath $(BEFORE)) --rounds $(ROUNDS) $(if $(IDLE_SECONDS),--idle-seconds $(IDLE_SECONDS),) \
+		--out $(CURDIR)/Benchmarks/compare
+
 ## The scheduling comparison behind deploy/tock.service: Tock with the unit's
 ## settings, with Nice=-10 and with none, every core busy, 4 runs each (about
 ## 7 minutes; Benchmarks/scheduling/TABLE.md).

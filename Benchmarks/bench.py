@@ -3,6 +3,7 @@ conditions; the figures as a table on stdout and in RESULTS.md, the plots
 as PNG. See README.md in this directory for what is measured and how.
 
 usage: bench.py --tock BIN --swift-timer BIN --python VENV-PYTHON --out DIR [--quick]
+       bench.py --tock NEW --compare OLD --out DIR [--rounds N] [--idle-seconds S]
 """
 import argparse
 import ctypes
@@ -11,6 +12,7 @@ import os
 import random
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -406,12 +408,69 @@ def focused(out, text, data):
     print(text)
 
 
+def compare(old, new, rounds, idle_seconds, out):
+    """Tock against an earlier build of itself, in one sitting: rounds of
+    old, new, old, new, ... so that what drifts on the machine meets both
+    alike. Each round measures, old then new for each figure, the
+    instructions per second of counting (callgrind), the wake-ups per
+    second while counting (a run on the idle machine with the unit's
+    scheduling) and the idle clock's wake-ups per minute (off, blinking
+    colon, steady colon); OUT/TABLE.md gives each round, the medians and
+    the ratio new/old of the medians."""
+    import report
+    plan = Plan(quick=False)
+    sides = {"old": old, "new": new}
+    work = tempfile.mkdtemp(prefix="tock-compare-")
+    began = time.monotonic()
+    rows = []
+    for k in range(rounds):
+        row = {side: {} for side in sides}
+        for side, binary in sides.items():
+            print(f"compare: round {k + 1}/{rounds}, {side}: instructions ...", file=sys.stderr, flush=True)
+            row[side]["instructions"] = instructions("tock", plan, {"tock": binary}, os.path.join(work, str(k), side))
+        for side, binary in sides.items():
+            print(f"compare: round {k + 1}/{rounds}, {side}: counting ...", file=sys.stderr, flush=True)
+            row[side]["run"] = Run("tock", "idle", plan, {"tock": binary}, os.path.join(work, str(k), side)).run()
+        for side, binary in sides.items():
+            print(f"compare: round {k + 1}/{rounds}, {side}: idle clock ...", file=sys.stderr, flush=True)
+            row[side]["idle_clock"] = idle_clock(plan, {"tock": binary}, os.path.join(work, str(k), side), idle_seconds)
+        rows.append(row)
+    figures = []
+    for name, unit, pick in compare_figures(rows[0]["old"]):
+        values = {side: [pick(r[side]) for r in rows] for side in sides}
+        med = {side: statistics.median(v) for side, v in values.items() if None not in v}
+        ratio = med["new"] / med["old"] if len(med) == 2 and med["old"] else None
+        figures.append({"figure": name, "unit": unit, "old": values["old"], "new": values["new"],
+                        "old_median": med.get("old"), "new_median": med.get("new"), "ratio": ratio})
+    meta = {"old": os.path.abspath(old), "new": os.path.abspath(new), "rounds": rounds,
+            "idle_seconds": idle_seconds or (30 if plan.quick else 120), "count_s": plan.count_s,
+            "cores": os.cpu_count(), "kernel": os.uname().release,
+            "date": time.strftime("%Y-%m-%d %H:%M %Z"), "minutes": round((time.monotonic() - began) / 60, 1),
+            "work": work}
+    focused(out, report.compare_table(meta, figures) + "\n",
+            {"meta": meta, "figures": figures, "rounds": rows})
+    print(f"callgrind dumps and logs in {work}", file=sys.stderr)
+
+
+def compare_figures(side):
+    """(figure, unit, how to read it from one side of a round); the idle
+    clock's rows in the order idle_clock measures them."""
+    out = [("instructions per second of counting, callgrind", "instructions/s",
+            lambda s: s["instructions"]["instructions_per_s"]),
+           ("wake-ups while counting", "per s", lambda s: s["run"]["counting"]["wakeups_per_s"]),
+           ("wake-ups in ready, 3 s", "per s", lambda s: s["run"]["idle"]["wakeups_per_s"])]
+    for i, r in enumerate(side["idle_clock"]):
+        out.append((f"idle clock {r['idle']}: wake-ups", "per min",
+                    lambda s, i=i: s["idle_clock"][i]["wakeups_per_min"]))
+    return out
+
+
 def main():
     global UNIT
     ap = argparse.ArgumentParser()
     ap.add_argument("--tock", required=True)
-    ap.add_argument("--swift-timer", required=True)
-    ap.add_argument("--python", required=True)
+    ap.add_argument("--swift-timer")
+    ap.add_argument("--python")
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--programs", help="comma-separated subset, for a focused run")
@@ -419,11 +478,19 @@ def main():
     ap.add_argument("--idle-clock-only", action="store_true", help="measure only the idle clock's wake-ups per minute")
     ap.add_argument("--unit", default=UNIT, help="the unit whose scheduling Tock runs with")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each program and condition")
+    ap.add_argument("--compare", metavar="OLD_TOCK", help="measure --tock against this earlier build of it, side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of old and new in --compare")
+    ap.add_argument("--idle-seconds", type=float, help="each idle clock measurement (default 120 s, 30 s in QUICK)")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare, args.tock, args.rounds, args.idle_seconds, args.out)
+        return
+    if args.swift_timer is None or args.python is None:
+        ap.error("--swift-timer and --python are required (none to leave a peer out)")
     plan = Plan(args.quick)
     if args.idle_clock_only:
         import report
-        rows = idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"))
+        rows = idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"), args.idle_seconds)
         focused(args.out, report.idle_clock_table(rows) + "\n", {"idle_clock": rows})
         return
     UNIT = args.unit

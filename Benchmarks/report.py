@@ -210,6 +210,26 @@ def idle_clock_table(rows):
     return "\n".join(out)
 
 
+def compare_table(meta, figures):
+    """bench.py --compare: each figure per round, old and new, the medians
+    and new/old of the medians."""
+    def value(v):
+        return "none" if v is None else f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.2f}"
+    out = [f"# Tock against an earlier build of itself\n",
+           f"- old: `{meta['old']}`", f"- new: `{meta['new']}`",
+           f"- {meta['rounds']} round{'s' if meta['rounds'] != 1 else ''} of old then new for each figure, in one run of "
+           f"{meta['minutes']} minutes on {meta['date']} ({meta['cores']} cores, Linux {meta['kernel']}); "
+           f"counting: a {meta['count_s']} s count-down; the idle clock: {meta['idle_seconds']:g} s each\n",
+           "| figure | old per round | new per round | old median | new median | new/old |",
+           "|---|---|---|---|---|---|"]
+    for f in figures:
+        ratio = "—" if f["ratio"] is None else f"{f['ratio']:.3f}"
+        out.append(f"| {f['figure']} ({f['unit']}) | {' · '.join(value(v) for v in f['old'])} | "
+                   f"{' · '.join(value(v) for v in f['new'])} | {value(f['old_median'])} | "
+                   f"{value(f['new_median'])} | {ratio} |")
+    return "\n".join(out)
+
+
 def markdown(meta, results, plan, floors, counts, launches, idle=()):
     h = headline(results)
     ins = {c["program"]: c["instructions_per_s"] for c in counts}
