@@ -41,9 +41,9 @@ extension Machine {
         /// Monotonic for durations, wall for calendar instants.
         case wake(monotonic: Instant?, wall: WallTime?)
         /// The state changed: remember this across a restart.
-        case persist(Snapshot)
+        indirect case persist(Snapshot)
         /// A press for the fleet group to carry out (see `GroupChange`).
-        case group(GroupChange)
+        indirect case group(GroupChange)
     }
 
     /// Something that happened, for the shell to tell (trace, log, status).
@@ -51,7 +51,7 @@ extension Machine {
         /// The program's state is now this one.
         case stateChanged(StateName)
         /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
-        case alarm(AlarmClock.Notice)
+        indirect case alarm(AlarmClock.Notice)
         /// A request was refused; the machine is as it was before it.
         case refused(Refusal)
     }

@@ -4,11 +4,11 @@ import TockCore
 /// next display change). Scheduling it again replaces its deadline;
 /// `schedule(nil)` cancels it.
 public final class LoopTimer {
-    public fileprivate(set) var deadline: Deadline?
+    @exclusivity(unchecked) public fileprivate(set) var deadline: Deadline?
     fileprivate unowned let queue: TimerQueue
     fileprivate let fire: () -> Void
     /// Bumped at each scheduling: the queue's older entries become stale.
-    fileprivate var generation = 0
+    @exclusivity(unchecked) fileprivate var generation = 0
 
     fileprivate init(queue: TimerQueue, fire: @escaping () -> Void) {
         self.queue = queue
@@ -26,6 +26,11 @@ public final class LoopTimer {
 /// scheduled again leaves its old entry behind, skipped when it surfaces
 /// and swept when stale entries outnumber live ones; each operation costs
 /// O(log n) however many one-shot timers a script schedules.
+///
+/// The queue and its timers belong to the loop's one thread, and no access
+/// to their state overlaps another (a timer fires after its entry is off
+/// the heap): the run-time exclusivity checks are left out of these hot
+/// paths (`@exclusivity(unchecked)`), the compile-time ones stay.
 public final class TimerQueue {
     private struct Entry {
         var at: Int64
@@ -34,12 +39,12 @@ public final class TimerQueue {
         var timer: LoopTimer
     }
 
-    private var monotonic = Heap()
-    private var wall = Heap()
-    private var seq = 0
+    @exclusivity(unchecked) private var monotonic = Heap()
+    @exclusivity(unchecked) private var wall = Heap()
+    @exclusivity(unchecked) private var seq = 0
     /// Timers fired so far, and deadlines scheduled (tests and benchmarks).
-    public private(set) var fired = 0
-    public private(set) var scheduled = 0
+    @exclusivity(unchecked) public private(set) var fired = 0
+    @exclusivity(unchecked) public private(set) var scheduled = 0
 
     public init() {}
 

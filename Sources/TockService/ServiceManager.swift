@@ -11,7 +11,7 @@ import TockLoop
 final class ServiceManager {
     private let box: Box
     private let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-    private var status = ""
+    @exclusivity(unchecked) private var status = ""
     private var watchdog: LoopTimer?
 
     init(box: Box, loop: any EventLoop) {

@@ -8,15 +8,18 @@ import TockLoop
 /// its loop, and carries its commands out to the display, the buzzer, the
 /// LEDs and the trace; the core's wake-ups are its own two timers on the
 /// loop. The same driver runs on the real reactor and on virtual time.
+///
+/// Everything here runs on the loop's one thread and no call re-enters the
+/// shell while it holds the core: the run-time exclusivity checks are left
+/// out of the per-event state (`@exclusivity(unchecked)`); the compile-time
+/// ones stay.
 public final class Shell {
-    public private(set) var core: Machine
+    @exclusivity(unchecked) public private(set) var core: Machine
     private let loop: any EventLoop
-    /// The core's next wake-up on each clock, and the one last delivered:
-    /// a core that hands a delivered deadline back is not woken again for it.
+    /// The core's next wake-up on each clock, and the deadlines it asked for.
     private var wakeMonotonic: LoopTimer!
     private var wakeWall: LoopTimer!
-    private var asked: (monotonic: Instant?, wall: WallTime?)
-    private var delivered: (monotonic: Instant?, wall: WallTime?)
+    @exclusivity(unchecked) private var asked: (monotonic: Instant?, wall: WallTime?)
     private let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
@@ -29,9 +32,9 @@ public final class Shell {
     /// Called with each press the fleet group is to carry out.
     public var onGroupChange: ((GroupChange) -> Void)?
     /// The last state and frame carried out.
-    public private(set) var state: StateName?
-    public private(set) var frame: Frame?
-    public private(set) var tone: Tone?
+    @exclusivity(unchecked) public private(set) var state: StateName?
+    @exclusivity(unchecked) public private(set) var frame: Frame?
+    @exclusivity(unchecked) public private(set) var tone: Tone?
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
 
@@ -43,20 +46,13 @@ public final class Shell {
         self.sounder = sounder
         self.leds = leds
         self.log = log
-        wakeMonotonic = loop.makeTimer { [weak self] in
-            guard let self else { return }
-            delivered.monotonic = asked.monotonic
-            tick()
-        }
-        wakeWall = loop.makeTimer { [weak self] in
-            guard let self else { return }
-            delivered.wall = asked.wall
-            tick()
-        }
+        wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
+        wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
-            // After a step back a delivered calendar deadline may lie ahead again.
-            delivered.wall = nil
+            // After a step back a delivered calendar deadline may lie ahead
+            // again: asked for again, it is scheduled again.
+            asked.wall = nil
             clockStepped()
         }
     }
@@ -178,14 +174,17 @@ public final class Shell {
         onCommands?(out)
     }
 
+    /// The core's wake-ups on the loop. A deadline the core asks for again
+    /// is left as it is: still scheduled, or, when it has fired, not
+    /// rescheduled (a core that hands a delivered deadline back is not
+    /// woken again for it). A batch that changes nothing costs two
+    /// comparisons.
     private func wake(monotonic m: Instant?, wall w: WallTime?) {
-        if m == nil || m != delivered.monotonic {
-            delivered.monotonic = nil
+        if m != asked.monotonic {
             asked.monotonic = m
             wakeMonotonic.schedule(at: m)
         }
-        if w == nil || w != delivered.wall {
-            delivered.wall = nil
+        if w != asked.wall {
             asked.wall = w
             wakeWall.schedule(atWall: w)
         }

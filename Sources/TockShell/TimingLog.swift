@@ -41,7 +41,7 @@ public final class TimingLog {
 
     /// The outputs of one batch of commands, carried out by `t`.
     public func outputs(_ output: Machine.Output, doneAt t: Instant) {
-        for c in output.commands {
+        for case .command(let c) in output.items {
             switch c {
             case .render(let f):
                 sink("frame \(mono(t)) \(f.text)")
