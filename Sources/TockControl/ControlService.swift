@@ -6,13 +6,13 @@ import TockShell
 /// What a control request does and what it answers, whichever way it came
 /// (the control socket, MQTT): one set of rules, one reply shape.
 public final class ControlService {
-    private let driver: Shell
+    private let shell: Shell
     private let now: () -> Instant
     /// Further status fields (the MQTT link, the fleet group).
     public var statusExtras: [(inout [String: Any]) -> Void] = []
 
-    public init(driver: Shell, now: @escaping () -> Instant) {
-        self.driver = driver
+    public init(shell: Shell, now: @escaping () -> Instant) {
+        self.shell = shell
         self.now = now
     }
 
@@ -25,20 +25,20 @@ public final class ControlService {
             break
         case .start, .stop, .reset:
             let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
-            driver.action(.pressed(b))
+            shell.action(.pressed(b))
         case .set(let d):
-            do { try driver.setPreset(d) } catch { return refused(error) }
+            do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):
-            do { try driver.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
+            do { try shell.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
         case .alarm(let op):
             do {
                 switch op {
                 case .list: break
-                case .add(let a): try driver.editAlarms(.add(a))
-                case .remove(let n): try driver.editAlarms(.remove(n))
-                case .on(let n): try driver.editAlarms(.enable(n, true))
-                case .off(let n): try driver.editAlarms(.enable(n, false))
-                case .skipNext(let n): try driver.editAlarms(.skipNext(n))
+                case .add(let a): try shell.editAlarms(.add(a))
+                case .remove(let n): try shell.editAlarms(.remove(n))
+                case .on(let n): try shell.editAlarms(.enable(n, true))
+                case .off(let n): try shell.editAlarms(.enable(n, false))
+                case .skipNext(let n): try shell.editAlarms(.skipNext(n))
                 }
             } catch { return refused(error) }
         }
@@ -46,12 +46,12 @@ public final class ControlService {
     }
 
     public func status() -> [String: Any] {
-        let core = driver.core
+        let core = shell.core
         var s: [String: Any] = [
             "ok": true,
-            "state": driver.state?.rawValue ?? "starting",
-            "display": driver.frame?.text ?? "",
-            "buzzer": driver.tone != nil,
+            "state": shell.state?.rawValue ?? "starting",
+            "display": shell.frame?.text ?? "",
+            "buzzer": shell.tone != nil,
             "mode": core.settings.mode.rawValue,
         ]
         // A changed configuration file waits for the count in progress.
@@ -74,7 +74,7 @@ public final class ControlService {
             s["presets"] = presets.all.map(DurationText.format)
             s["direction"] = presets.direction.rawValue
         }
-        let progress = driver.progress()
+        let progress = shell.progress()
         if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }
         if let r = progress.remaining { s["remaining_ms"] = r.nanoseconds / 1_000_000 }
         for extra in statusExtras { extra(&s) }

@@ -9,7 +9,7 @@ import TockControl
 import TockDevices
 import TockShell
 
-/// The appliance wired once: the core and its driver, the devices, the
+/// The appliance wired once: the core and its shell, the devices, the
 /// state file, the trace, the control socket and MQTT, all on one loop.
 /// `tock run` puts it on the reactor with the real devices, `tock sim` on
 /// the reactor (at the keyboard) or on virtual time (a script) with the
@@ -38,7 +38,7 @@ public final class Box {
     }
 
     public let loop: any EventLoop
-    public let driver: Shell
+    public let shell: Shell
     public let store: StateStore?
     let control: ControlServer?
     let mqtt: MqttBridge?
@@ -67,32 +67,32 @@ public final class Box {
         } else if core.pendingSettings != nil {
             log.notice("\(setup.configName) changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
         }
-        driver = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
-        if let trace = setup.trace { driver.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
-        driver.onPersist = { [loop] in store?.save($0, at: loop.now().monotonic) }
-        devices.panel?.connect { [driver] in driver.edge($0) }
-        let driver = driver
-        let service = ControlService(driver: driver, now: { [loop] in loop.now().monotonic })
+        shell = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
+        if let trace = setup.trace { shell.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
+        shell.onPersist = { [loop] in store?.save($0, at: loop.now().monotonic) }
+        devices.panel?.connect { [shell] in shell.edge($0) }
+        let shell = shell
+        let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service
         if let store { service.statusExtras.append { $0["state_writes"] = store.writes } }
         control = try setup.control.map {
             try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
         }
         mqtt = try config.mqtt.map {
-            MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, driver: driver, service: service, log: log)
+            MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, shell: shell, service: service, log: log)
         }
-        driver.onCommands = { [unowned self] commands in
+        shell.onCommands = { [unowned self] commands in
             control?.publish(commands)
             mqtt?.outputs(commands)
             onOutputs?(commands)
         }
-        try driver.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
+        try shell.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
                          onFailure: { [unowned self] in onInputFailure?($0) })
     }
 
     /// Buzzer off, the first frame, then the links.
     public func start() {
-        driver.start()
+        shell.start()
         mqtt?.start()
     }
 
@@ -100,8 +100,8 @@ public final class Box {
     public func stop() {
         control?.close()
         mqtt?.close()
-        driver.unwatch(devices.readers)
-        store?.save(driver.core.snapshot(at: loop.now()))
-        driver.shutdown()
+        shell.unwatch(devices.readers)
+        store?.save(shell.core.snapshot(at: loop.now()))
+        shell.shutdown()
     }
 }

@@ -15,7 +15,7 @@ import TockShell
 public final class MqttBridge {
     private let config: MqttConfig
     let client: any MqttTransport
-    private let driver: Shell
+    private let shell: Shell
     private let service: ControlService
     private let log: Logger
     private let loop: any EventLoop
@@ -44,14 +44,14 @@ public final class MqttBridge {
     /// keeps the two equal).
     public static let version = "0.1.0"
 
-    public init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, driver: Shell, service: ControlService, log: Logger) {
+    public init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, shell: Shell, service: ControlService, log: Logger) {
         self.config = config
         self.client = client
-        self.driver = driver
+        self.shell = shell
         self.service = service
         self.log = log
         self.loop = loop
-        group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, driver: driver, log: log) }
+        group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, shell: shell, log: log) }
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
@@ -62,7 +62,7 @@ public final class MqttBridge {
                 group?.received(payload)
             }
         }
-        driver.onGroupChange = { [unowned self] change in group?.send(change) }
+        shell.onGroupChange = { [unowned self] change in group?.send(change) }
         service.statusExtras.append { [unowned self] s in
             s["mqtt"] = client.status.merging(["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]) { a, _ in a }
             if let g = group?.status { s["group"] = g }
@@ -104,14 +104,14 @@ public final class MqttBridge {
     }
 
     private func publishState(force: Bool) {
-        let core = driver.core
-        let progress = driver.progress()
+        let core = shell.core
+        let progress = shell.progress()
         var values: [(String, String)] = [
-            ("state", driver.state?.rawValue ?? "starting"),
-            ("display", driver.frame?.text ?? ""),
+            ("state", shell.state?.rawValue ?? "starting"),
+            ("display", shell.frame?.text ?? ""),
             ("mode", core.settings.mode.rawValue),
             ("preset", core.presets.map { DurationText.format($0.current) } ?? ""),
-            ("buzzer", driver.tone != nil ? "on" : "off"),
+            ("buzzer", shell.tone != nil ? "on" : "off"),
         ]
         let displayChanged = published["display"] != values[1].1 || published["state"] != values[0].1
         if force || displayChanged {

@@ -22,7 +22,7 @@ final class MqttGroup {
     private let topic: String
     private let config: MqttConfig
     private let client: any MqttTransport
-    private let driver: Shell
+    private let shell: Shell
     private let log: Logger
     private let loop: any EventLoop
     /// The wall-clock instant of the next change to adopt.
@@ -38,11 +38,11 @@ final class MqttGroup {
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
 
-    init(topic: String, config: MqttConfig, client: any MqttTransport, loop: any EventLoop, driver: Shell, log: Logger) {
+    init(topic: String, config: MqttConfig, client: any MqttTransport, loop: any EventLoop, shell: Shell, log: Logger) {
         self.topic = topic
         self.config = config
         self.client = client
-        self.driver = driver
+        self.shell = shell
         self.log = log
         self.loop = loop
         adopt = loop.makeTimer { [weak self] in self?.expire() }
@@ -63,7 +63,7 @@ final class MqttGroup {
 
     func linked(_ up: Bool) {
         if up { client.subscribe(topic) }
-        driver.groupLinked = up
+        shell.groupLinked = up
     }
 
     /// A press here: tell the group, and schedule it here too (without
@@ -135,7 +135,7 @@ final class MqttGroup {
         for m in schedule.due(at: clock().wall) {
             repairRetained()
             do {
-                try driver.adoptGroup(m.state)
+                try shell.adoptGroup(m.state)
                 lastRefusal = ""
             } catch {
                 if error.description != lastRefusal { log.error("group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(error)") }

@@ -28,7 +28,7 @@ final class ServiceManager {
 
     /// After each batch of outputs: a STATUS line if it reads differently.
     func outputs() {
-        let s = "\(box.driver.state?.rawValue ?? "starting") \(box.driver.frame?.text ?? "")"
+        let s = "\(box.shell.state?.rawValue ?? "starting") \(box.shell.frame?.text ?? "")"
         guard s != status else { return }
         status = s
         try? notifier.notify(["STATUS=\(s)"])

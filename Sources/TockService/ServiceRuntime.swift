@@ -74,7 +74,7 @@ public final class ServiceRuntime {
         }
         reactor.onClockStepped = { [log] in log.notice("the real-time clock was stepped") }
         reactor.onSignal = { [log] signal in
-            if signal == SIGHUP { return config = self.reload(config, driver: box.driver, manager: manager) }
+            if signal == SIGHUP { return config = self.reload(config, shell: box.shell, manager: manager) }
             log.notice("signal \(signal): stopping")
             reactor.stop()
         }
@@ -87,11 +87,11 @@ public final class ServiceRuntime {
         box.start()
         manager.ready()
         timing?.ready()
-        log.notice("ready: \(box.driver.state?.rawValue ?? "?") \(box.driver.frame?.text ?? "")")
+        log.notice("ready: \(box.shell.state?.rawValue ?? "?") \(box.shell.frame?.text ?? "")")
         do {
             try reactor.run()
         } catch {
-            box.driver.shutdown()
+            box.shell.shutdown()
             throw error
         }
         manager.stopping()
@@ -135,7 +135,7 @@ extension ServiceRuntime {
     /// SIGHUP: read the file again. A bad file is logged with every problem
     /// and the running configuration kept; a good one applies at once,
     /// except for the wiring, which needs a restart (the lines are held).
-    func reload(_ running: Configuration, driver: Shell, manager: ServiceManager) -> Configuration {
+    func reload(_ running: Configuration, shell: Shell, manager: ServiceManager) -> Configuration {
         guard let path = options.configPath else {
             log.notice("SIGHUP: no configuration file to reload")
             return running
@@ -152,8 +152,8 @@ extension ServiceRuntime {
         if fresh.hardware != running.hardware || fresh.leds != running.leds {
             log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
         }
-        driver.reconfigure(fresh.settings)
-        log.notice("SIGHUP: \(path) reloaded\(driver.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
+        shell.reconfigure(fresh.settings)
+        log.notice("SIGHUP: \(path) reloaded\(shell.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
         var applied = fresh
         applied.hardware = running.hardware
         applied.leds = running.leds

@@ -7,7 +7,7 @@ import TockLoop
 /// The imperative shell around the core: feeds it events with "now" from
 /// its loop, and carries its commands out to the display, the buzzer, the
 /// LEDs and the trace; the core's wake-ups are its own two timers on the
-/// loop. The same driver runs on the real reactor and on virtual time.
+/// loop. The same shell runs on the real reactor and on virtual time.
 ///
 /// Everything here runs on the loop's one thread and no call re-enters the
 /// shell while it holds the core: the run-time exclusivity checks are left

@@ -11,7 +11,7 @@ import TockHost
 import TockDevices
 import TockShell
 
-/// The desk simulator in a terminal: the real core, driver and reactor in
+/// The desk simulator in a terminal: the real core, shell and reactor in
 /// real time, with the mock panel pressed from the keyboard and the display
 /// drawn as large 7-segment digits.
 public final class InteractiveSimulator {
@@ -62,19 +62,19 @@ public final class InteractiveSimulator {
             }
         }
         let host = try Box(setup, loop: reactor, log: log)
-        let driver = host.driver
+        let shell = host.shell
 
         let terminal = try RawTerminal()
         defer {
-            driver.shutdown()
+            shell.shutdown()
             terminal.restore()
             try? traceFile?.close()
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
 
         func redraw() {
-            let s = SimulatorScreen.render(frame: driver.frame ?? .blank(digits: config.settings.display.digits),
-                                           buzzer: driver.tone, state: driver.state ?? .ready,
+            let s = SimulatorScreen.render(frame: shell.frame ?? .blank(digits: config.settings.display.digits),
+                                           buzzer: shell.tone, state: shell.state ?? .ready,
                                            leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
                                            color: color)
             guard s != screen else { return }

@@ -9,7 +9,7 @@ import TockHost
 import TockDevices
 import TockShell
 
-/// The desk simulator on virtual time: the host (core, driver, mock
+/// The desk simulator on virtual time: the host (core, shell, mock
 /// panel) on a `VirtualLoop`, with the script's edges and clock steps
 /// scheduled on that loop before it runs, and the trace written. A whole
 /// scenario takes milliseconds.
@@ -24,7 +24,7 @@ public final class ScriptedSimulation {
     public let panel: MockPanel
     public let display: MockDisplay
     public let sounder: MockSounder
-    public var driver: Shell { host.driver }
+    public var shell: Shell { host.shell }
     public var now: Instant { loop.instant }
     /// The work of ordering the script's events (see `Agenda.work`).
     private(set) var agendaWork = 0

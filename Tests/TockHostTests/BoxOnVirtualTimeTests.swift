@@ -10,13 +10,13 @@ import TockLoop
 @testable import TockDevices
 @testable import TockShell
 
-/// The whole host (core, driver, state file, control socket, MQTT bridge
+/// The whole host (core, shell, state file, control socket, MQTT bridge
 /// and group) on virtual time: faults are scripted, counts are exact, and
 /// nothing waits on a wall clock.
 struct TestBox {
     let host: Box
-    var driver: Shell { host.driver }
-    var state: String { driver.state?.rawValue ?? "starting" }
+    var shell: Shell { host.shell }
+    var state: String { shell.state?.rawValue ?? "starting" }
 
     init(_ yaml: String, loop: VirtualLoop, link: VirtualLink? = nil, statePath: String? = nil, control: UnixListener? = nil) throws {
         let config = try Configuration.parse(yaml: yaml, file: "test.yaml")
@@ -61,7 +61,7 @@ func reply(_ payload: String) -> [String: Any] {
         let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10s]}", loop: loop, link: link)
         loop.advance(by: .seconds(1))
         link.drop()
-        box.driver.action(.pressed(.start))
+        box.shell.action(.pressed(.start))
         loop.advance(by: .seconds(1))
         #expect(broker.published(on: "tock/kitchen/state") == ["ready"])  // nothing while down
         link.connect()
@@ -112,10 +112,10 @@ func reply(_ payload: String) -> [String: Any] {
         let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"))
         let b = try TestBox(yaml("b"), loop: loop, link: broker.link("b"))
         loop.advance(by: .seconds(1))
-        a.driver.action(.pressed(.start))
+        a.shell.action(.pressed(.start))
         loop.advance(by: .seconds(1))
         #expect(a.state == "running" && b.state == "running")
-        #expect(a.driver.progress().remaining == b.driver.progress().remaining)
+        #expect(a.shell.progress().remaining == b.shell.progress().remaining)
         #expect(broker.published(on: "tock/groups/gym").count == 1)
     }
 
@@ -125,17 +125,17 @@ func reply(_ payload: String) -> [String: Any] {
         let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"))
         let b = try TestBox(yaml("b"), loop: loop, link: linkB)
         loop.advance(by: .seconds(1))
-        a.driver.action(.pressed(.start))
+        a.shell.action(.pressed(.start))
         loop.advance(by: .seconds(1))
         linkB.drop()
-        a.driver.action(.pressed(.stop))
+        a.shell.action(.pressed(.stop))
         loop.advance(by: .seconds(1))
         #expect(a.state == "paused")
         #expect(b.state == "running")  // it never heard
         linkB.connect()
         loop.advance(by: .seconds(1))
         #expect(b.state == "paused")  // the retained change, newer than its own
-        #expect(a.driver.progress().remaining == b.driver.progress().remaining)
+        #expect(a.shell.progress().remaining == b.shell.progress().remaining)
     }
 }
 
@@ -180,7 +180,7 @@ func reply(_ payload: String) -> [String: Any] {
         try stalled.writeAll(Array("{\"cmd\":\"watch\"}\n".utf8))
         try reader.writeAll(Array("{\"cmd\":\"watch\"}\n".utf8))
         loop.advance(by: .milliseconds(1))
-        box.driver.action(.pressed(.start))
+        box.shell.action(.pressed(.start))
         var read: [String] = []
         // Under a minute the stopwatch shows hundredths: a change every 10 ms,
         // far more than a socket buffer holds for one who never reads.
@@ -189,7 +189,7 @@ func reply(_ payload: String) -> [String: Any] {
             read += lines(reader)
         }
         let last = reply(read.last ?? "")
-        #expect(last["display"] as? String == box.driver.frame?.text)
+        #expect(last["display"] as? String == box.shell.frame?.text)
         #expect(read.count > 6_000)
         let buffered = lines(stalled)
         #expect(buffered.count > 10 && buffered.count < read.count)
@@ -207,7 +207,7 @@ func reply(_ payload: String) -> [String: Any] {
         loop.advance(by: .seconds(60))  // the bucket is full again
         let store = try #require(box.host.store)
         let before = store.writes
-        for s in 1...30 { try box.driver.setPreset(.seconds(Int64(s))) }
+        for s in 1...30 { try box.shell.setPreset(.seconds(Int64(s))) }
         #expect(store.writes == before + StateStore.burst)
         loop.advance(by: .milliseconds(999))
         #expect(store.writes == before + StateStore.burst)
