@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import SystemPackage
 import Testing
@@ -252,24 +251,16 @@ struct ReactorTests {
         reactor.schedule(at: .monotonic(start.monotonic + .milliseconds(30))) { fired.append("monotonic") }
         reactor.schedule(at: .wall(start.wall + .milliseconds(10))) { fired.append("wall") }
         reactor.schedule(at: .monotonic(start.monotonic + .milliseconds(50))) { [unowned reactor] in reactor.stop() }
-        // Were the timers not armed, only this would wake the loop, 5 s on.
-        let nudge = try TestPipe()
+        // Were the timers not armed, only this would wake the loop, 5 s on:
+        // a timerfd of the test's own, watched as any descriptor is.
+        let guardTimer = try TimerFD(clock: .boottime)
+        try guardTimer.arm(at: start.monotonic + .seconds(5))
         var nudged = false
-        try reactor.watch(nudge.readEnd.rawValue) { [unowned reactor] in
+        try reactor.watch(guardTimer.descriptor.rawValue) { [unowned reactor] in
+            _ = try? guardTimer.read()
             nudged = true
             reactor.stop()
         }
-        // The thread keeps the pipe open until it has written.
-        final class Held: @unchecked Sendable {
-            let pipe: TestPipe
-            init(_ p: TestPipe) { pipe = p }
-        }
-        let held = Held(nudge)
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: 5)
-            try? held.pipe.send([1])
-        }
-        thread.start()
         try reactor.run()
         #expect(!nudged, "the loop slept until another descriptor woke it")
         #expect(fired == ["wall", "monotonic"])
