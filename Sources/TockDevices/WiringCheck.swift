@@ -4,6 +4,7 @@ import TockConfig
 import TockCore
 import TockHardware
 import TockLinux
+import TockLoop
 
 /// `tock hw-test`: for the person wiring the box. Lights every segment of
 /// the display in turn, beeps, lights each LED, then prints every button
@@ -40,6 +41,10 @@ public final class WiringCheck {
         let origin = clock.now().monotonic
         var seen: Set<String> = []
         var listenUntil: Instant? = nil
+        var step: LoopTimer!
+        // The step timer's closure must not keep the reactor alive: it is
+        // freed (and restores the signal mask) when the check ends.
+        unowned let loop = reactor
 
         func stamp(_ t: Instant) -> String { DurationText.format(t - origin) }
         func next() {
@@ -55,15 +60,15 @@ public final class WiringCheck {
                     print("  ✗ \(s.device): \(error)")
                     continue
                 }
-                try? reactor.arm(monotonic: clock.now().monotonic + s.hold, wall: nil)
+                step.schedule(at: clock.now().monotonic + s.hold)
                 return
             }
             if listenUntil == nil {
                 listenUntil = clock.now().monotonic + listen
                 print("inputs: press each button and flip the switch (listening \(DurationText.format(listen)); Ctrl-C ends)")
-                try? reactor.arm(monotonic: listenUntil, wall: nil)
+                step.schedule(at: listenUntil)
             } else {
-                reactor.stop()
+                loop.stop()
             }
         }
         for reader in hardware.readers {
@@ -80,10 +85,10 @@ public final class WiringCheck {
                 }
             }
         }
-        reactor.onTimer = { next() }
+        step = reactor.makeTimer { next() }
         reactor.onSignal = { _ in reactor.stop() }
         defer {
-            reactor.onTimer = nil
+            step.cancel()
             reactor.onSignal = nil
             try? hardware.sounder.sound(nil)
             try? hardware.display.show(.blank(digits: config.settings.display.digits))

@@ -72,7 +72,7 @@ public final class ServiceRuntime {
             inputFailure = error
             reactor.stop()
         }
-        reactor.onClockStepped = { [log] in log.notice("the real-time clock was stepped") }
+        reactor.onClockStep { [log] in log.notice("the real-time clock was stepped") }
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP { return config = self.reload(config, shell: box.shell, manager: manager) }
             log.notice("signal \(signal): stopping")
@@ -80,7 +80,6 @@ public final class ServiceRuntime {
         }
         defer {
             reactor.onSignal = nil
-            reactor.onClockStepped = nil
             reactor.onDeadlineWake = nil
         }
 

@@ -121,10 +121,10 @@ public final class StateStore {
     }
 
     /// When a waiting state is due to be written.
-    public var deadline: Instant? { waiting != nil ? creditAt.map { $0 + Self.refill } : nil }
+    var deadline: Instant? { waiting != nil ? creditAt.map { $0 + Self.refill } : nil }
 
     /// Write a waiting state whose time has come.
-    public func flush(at now: Instant) {
+    func flush(at now: Instant) {
         guard let w = waiting, let due = deadline, due <= now else { return }
         save(w, at: now)
     }
