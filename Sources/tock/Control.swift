@@ -75,6 +75,12 @@ func show(_ line: String, json: Bool) throws {
     if obj["ok"] as? Bool == false {
         throw Failure(obj["error"] as? String ?? "refused")
     }
+    print(summary(obj))
+}
+
+/// A snapshot as a line for a person: state, display, mode, preset, switch
+/// and what else is going on.
+func summary(_ obj: [String: Any]) -> String {
     var parts = ["\(obj["state"] ?? "?")", "display \"\(obj["display"] ?? "")\""]
     if let m = obj["mode"] { parts.append("mode \(m)") }
     if let p = obj["preset"] { parts.append("preset \(p)") }
@@ -85,7 +91,20 @@ func show(_ line: String, json: Bool) throws {
     if let g = obj["group"] as? [String: Any], let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }
-    print(parts.joined(separator: ", "))
+    return parts.joined(separator: ", ")
+}
+
+/// An event as `key=value` pairs in key order; a list or an object as
+/// compact JSON, so that every event is one readable line.
+func eventText(_ obj: [String: Any]) -> String {
+    obj.keys.sorted().map { key in
+        let value = obj[key]!
+        guard value is [Any] || value is [String: Any],
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "\(key)=\(value)"
+        }
+        return "\(key)=\(String(decoding: data, as: UTF8.self))"
+    }.joined(separator: " ")
 }
 
 struct Status: ParsableCommand {
@@ -143,10 +162,9 @@ struct Watch: ParsableCommand {
             let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             // The service closes a watcher only to make room, and says so.
             if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
+            // The first line is the snapshot, said as `tock status` says it.
             var text = line
-            if !json, let o {
-                text = o.keys.sorted().filter { $0 != "ok" }.map { "\($0)=\(o[$0]!)" }.joined(separator: " ")
-            }
+            if !json, let o { text = o["ok"] != nil ? summary(o) : eventText(o) }
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.

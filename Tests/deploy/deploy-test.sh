@@ -361,6 +361,13 @@ echo "     (Depends: $depends)"
 if grep -Eq '(^|, )libgpiod[0-9]+( |,|$)' <<<"$depends"; then ok "Depends has the libgpiod runtime"; else fail "Depends has the libgpiod runtime" "$depends"; fi
 if grep -Eq '(^|, )adduser( |,|$)' <<<"$depends"; then ok "Depends has adduser (used by postinst)"; else fail "Depends has adduser (used by postinst)" "$depends"; fi
 if grep -q 'swift' <<<"$depends"; then fail "Depends has no Swift runtime" "$depends"; else ok "Depends has no Swift runtime"; fi
+# deploy/README.md names every package the .deb depends on (its text is what
+# an owner reads before installing).
+undocumented=
+for p in $(tr ',' '\n' <<<"$depends" | sed 's/(.*//; s/|.*//; s/[[:space:]]//g'); do
+  grep -q "\`$p\`\|$p" "$deploy/README.md" || undocumented="$undocumented $p"
+done
+if [ -z "$undocumented" ]; then ok "deploy/README.md names every dependency of the package"; else fail "deploy/README.md names every dependency of the package" "missing:$undocumented"; fi
 mkdir -p "$tmp/ctl" "$tmp/data"
 dpkg-deb -e "$deb" "$tmp/ctl"
 dpkg-deb -x "$deb" "$tmp/data"
