@@ -108,26 +108,26 @@ func eventText(_ obj: [String: Any]) -> String {
 }
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the running appliance's state.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the running appliance's state.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON reply.") var json = false
     func run() throws { try show(try send(.status, socket: socket), json: json) }
 }
 
 struct Start: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Start.")
+    static let configuration = CommandConfiguration(commandName: "start", abstract: "Press Start.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.start, socket: socket), json: false) }
 }
 
 struct Stop: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Stop.")
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Press Stop.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.stop, socket: socket), json: false) }
 }
 
 struct Reset: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Reset.")
+    static let configuration = CommandConfiguration(commandName: "reset", abstract: "Press Reset.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.reset, socket: socket), json: false) }
 }
@@ -144,7 +144,7 @@ struct SetPreset: ParsableCommand {
 }
 
 struct Mode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change the mode: timer, stopwatch, countdown or interval.")
+    static let configuration = CommandConfiguration(commandName: "mode", abstract: "Change the mode: timer, stopwatch, countdown or interval.")
     @OptionGroup var socket: SocketOption
     @Argument(help: "timer, stopwatch, countdown or interval.") var mode: String
     func validate() throws {
@@ -154,7 +154,7 @@ struct Mode: ParsableCommand {
 }
 
 struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print every change of state, display and buzzer until interrupted.")
+    static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print every change of state, display and buzzer until interrupted.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON lines.") var json = false
     func run() throws {
@@ -192,14 +192,14 @@ struct AlarmCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the alarms, numbered, with their next time.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the alarms, numbered, with their next time.")
         @OptionGroup var socket: SocketOption
         @Flag(help: "Print the raw JSON reply.") var json = false
         func run() throws { try AlarmCommand.run(.list, socket: socket, json: json) }
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an alarm, e.g. tock alarm add 06:45 mon-fri --label work.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an alarm, e.g. tock alarm add 06:45 mon-fri --label work.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The time of day, HH:MM (24-hour).") var at: String
         @Argument(help: "Days: daily (default), weekdays, weekends, mon-fri, sat,sun ...") var days: [String] = []
@@ -222,14 +222,14 @@ struct AlarmCommand: ParsableCommand {
     }
 
     struct On: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch alarm N on.")
+        static let configuration = CommandConfiguration(commandName: "on", abstract: "Switch alarm N on.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
         func run() throws { try AlarmCommand.run(.on(n), socket: socket) }
     }
 
     struct Off: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch alarm N off.")
+        static let configuration = CommandConfiguration(commandName: "off", abstract: "Switch alarm N off.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
         func run() throws { try AlarmCommand.run(.off(n), socket: socket) }

@@ -394,6 +394,11 @@ else
   fail "DESTDIR=DIR install.sh --prefix /usr/local: binary and ExecStart under /usr/local"
 fi
 
+# The release link packs its relative relocations (Makefile, RELEASE_LINK):
+# without DT_RELR the dynamic loader's start-up work doubles.
+if readelf -d "$tock" | grep -q '(RELR)'; then ok "the release binary packs its relative relocations (DT_RELR)"
+else fail "the release binary packs its relative relocations (DT_RELR)" "$(readelf -d "$tock" | grep -i rel)"; fi
+
 # ---------------------------------------------------------------- the .deb
 check "the package is named tock_${version}_${arch}.deb" test "$(basename "$deb")" = "tock_${version}_${arch}.deb"
 field() { dpkg-deb -f "$deb" "$1"; }
