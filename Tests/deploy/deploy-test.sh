@@ -410,6 +410,11 @@ echo "     (Depends: $depends)"
 if grep -Eq '(^|, )libgpiod[0-9]+( |,|$)' <<<"$depends"; then ok "Depends has the libgpiod runtime"; else fail "Depends has the libgpiod runtime" "$depends"; fi
 if grep -Eq '(^|, )adduser( |,|$)' <<<"$depends"; then ok "Depends has adduser (used by postinst)"; else fail "Depends has adduser (used by postinst)" "$depends"; fi
 if grep -q 'swift' <<<"$depends"; then fail "Depends has no Swift runtime" "$depends"; else ok "Depends has no Swift runtime"; fi
+if [ "$(field Recommends)" = libmosquitto1 ] && ! readelf -d "$tock" | grep -q 'NEEDED.*libmosquitto'; then
+  ok "libmosquitto is recommended and opened at run time, not linked (no libssl/libcrypto without mqtt:)"
+else
+  fail "libmosquitto is recommended and opened at run time, not linked" "Recommends: $(field Recommends); $(readelf -d "$tock" | grep NEEDED)"
+fi
 # deploy/README.md names every package the .deb depends on (its text is what
 # an owner reads before installing).
 undocumented=
