@@ -9,20 +9,20 @@ import TockLoop
 /// STOPPING, and the watchdog ping, sent from the loop itself so that a
 /// stuck loop stops pinging and systemd restarts the service.
 ///
-/// STATUS goes out only when its text changes, and at most once in each
-/// second of the monotonic clock (`StatusPacer`): a stopwatch changes the
-/// display 100 times a second, and each message would wake PID 1. A change
-/// inside a second that already had its message goes out when the next
-/// second begins (a timer), unless a later batch in that second sends it
-/// first; so `systemctl status` is never more than a second behind.
+/// STATUS goes out only when its text changes, and at most once a second
+/// (`StatusPacer`): a stopwatch changes the display 100 times a second, and
+/// each message would wake PID 1. A batch that leaves the state and the
+/// frame as last reported costs two comparisons; the text is built only
+/// for a message.
 final class ServiceManager {
     private let box: Box
     private let loop: any EventLoop
     private let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     @exclusivity(unchecked) private var status = ""
+    @exclusivity(unchecked) private var reported: (state: StateName?, frame: Frame?) = (nil, nil)
     @exclusivity(unchecked) private var pacer = StatusPacer()
     private var watchdog: LoopTimer?
-    private var deferred: LoopTimer?
+    private var catchUp: LoopTimer?
 
     init(box: Box, loop: any EventLoop) {
         self.box = box
@@ -36,34 +36,39 @@ final class ServiceManager {
             watchdog?.schedule(at: loop.now().monotonic + interval)
         }
         if notifier.isActive {
-            deferred = loop.makeTimer { [weak self, unowned loop] in
-                self?.sendStatus(at: loop.now().monotonic)
+            catchUp = loop.makeTimer { [weak self, unowned loop] in
+                guard let self else { return }
+                pacer.timerFired()
+                sendStatus(at: loop.now().monotonic)
             }
         }
     }
 
-    /// After each batch of outputs: a STATUS line if it reads differently
-    /// and this second has not had one.
+    /// After each batch of outputs: a STATUS line if the state or the
+    /// display changed, paced.
     func outputs() {
         guard notifier.isActive else { return }
+        let shell = box.shell
+        guard shell.state != reported.state || shell.frame != reported.frame else { return }
         let t = loop.now().monotonic
-        switch pacer.offer(at: t) {
-        case .now:
-            deferred?.cancel()
+        switch pacer.offer(at: t, nextWake: shell.nextWake) {
+        case .send:
             sendStatus(at: t)
-        case .at(let next):
-            deferred?.schedule(at: next)
-        case .alreadyDeferred:
+        case .armTimer(let due):
+            catchUp?.schedule(at: due)
+        case .wait:
             break
         }
     }
 
     private func sendStatus(at t: Instant) {
-        pacer.deferredSent()
+        let shell = box.shell
+        reported = (shell.state, shell.frame)
         let s = statusText
         guard s != status else { return }
         status = s
         pacer.sent(at: t)
+        catchUp?.cancel()
         try? notifier.notify(["STATUS=\(s)"])
     }
 

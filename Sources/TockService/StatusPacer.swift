@@ -1,41 +1,46 @@
 import TockCore
 
-/// When a STATUS line may go to systemd: at most one in each second of the
-/// monotonic clock. Keyed by whole seconds rather than by the time since
-/// the last message, so that a count's ticks, one a second with a wake-up
-/// latency that varies, each send at once instead of arming a timer a few
-/// microseconds later.
+/// When a STATUS line may go to systemd: at most one a second, and never
+/// at the cost of a wake-up the appliance would not have made anyway.
+///
+/// A change within a second of the last message waits: for the core's
+/// next wake-up when one is due within the following second (a count's
+/// next tick, a blink), whose batch sends it; otherwise (the core idle)
+/// for a timer at the end of that second. A count's tick that comes a few
+/// microseconds short of a second after the last message (wake-up latency
+/// varies) thus waits for the next tick instead of arming a timer for a
+/// few microseconds later.
 struct StatusPacer {
     enum Decision: Equatable {
-        /// Build the text and send it if it changed.
-        case now
-        /// Not in this second: arm the timer for the next one.
-        case at(Instant)
-        /// The timer is already armed; it will send.
-        case alreadyDeferred
+        /// Build the text and send it if it differs.
+        case send
+        /// Nothing now: a batch or the armed timer will send it.
+        case wait
+        /// Arm the timer for this instant.
+        case armTimer(Instant)
     }
 
-    /// The second (of the monotonic clock) of the last message sent.
-    private var lastSecond: Int64 = .min
-    private var deferred = false
+    static let interval = Duration.seconds(1)
+    private(set) var lastSent: Instant?
+    private var timerArmed = false
 
-    static func second(_ t: Instant) -> Int64 {
-        t.nanoseconds >= 0 ? t.nanoseconds / 1_000_000_000 : (t.nanoseconds + 1) / 1_000_000_000 - 1
-    }
-
-    mutating func offer(at t: Instant) -> Decision {
-        let s = Self.second(t)
-        if s > lastSecond {
-            deferred = false
-            return .now
-        }
-        if deferred { return .alreadyDeferred }
-        deferred = true
-        return .at(Instant(nanoseconds: (lastSecond + 1) * 1_000_000_000))
+    /// A change to report at `t`; `nextWake`: the core's next monotonic
+    /// wake-up, if it has one.
+    mutating func offer(at t: Instant, nextWake: Instant?) -> Decision {
+        guard let last = lastSent, t - last < Self.interval else { return .send }
+        if timerArmed { return .wait }
+        let due = last + Self.interval
+        if let w = nextWake, w > t, w <= due + Self.interval { return .wait }
+        timerArmed = true
+        return .armTimer(due)
     }
 
     /// A message went out at `t`.
-    mutating func sent(at t: Instant) { lastSecond = Self.second(t) }
-    /// The deferred send ran (whether or not the text had changed).
-    mutating func deferredSent() { deferred = false }
+    mutating func sent(at t: Instant) {
+        lastSent = t
+        timerArmed = false
+    }
+
+    /// The timer fired (its send follows, if the text still differs).
+    mutating func timerFired() { timerArmed = false }
 }
