@@ -27,7 +27,8 @@ demo-sim: build
 
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
-## deployment files and package, the real-kernel GPIO tests under QEMU, and
+## MQTT link and Home Assistant (ha-test: about 15 minutes the first time,
+## 7 after), the deployment files and package, the real-kernel GPIO tests under QEMU, and
 ## the package installed and booted under systemd in QEMU; then the same two
 ## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md).
 test: deps
@@ -36,6 +37,7 @@ test: deps
 	python3 Tests/docs/module-graph.py .
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory mqtt-test
+	$(MAKE) --no-print-directory ha-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	$(MAKE) --no-print-directory deploy-test

@@ -17,8 +17,9 @@ enum MqttStateTopics {
             ("state", shell.state?.rawValue ?? "starting"),
             ("display", meaning.text),
             ("display_attributes", #"{"blinking":\#(meaning.blinking)}"#),
-            ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? ""),
-            ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? ""),
+            // `None` (Home Assistant's unknown) where the program has none.
+            ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
+            ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
             ("mode", core.settings.mode.rawValue),
             ("direction", (core.presets?.direction ?? .down).rawValue),
             ("switch", core.input.switchPosition.rawValue),

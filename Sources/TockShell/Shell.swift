@@ -90,9 +90,6 @@ public final class Shell {
     /// What the display means now, without its blink phases.
     public func displayMeaning() -> DisplayMeaning { core.displayMeaning(at: clock()) }
 
-    /// The wall clock now (for the next alarm's instant).
-    public var now: Now { clock() }
-
     /// Whether the fleet group can be reached (presses go through it).
     public var groupLinked: Bool {
         get { core.groupLinked }
