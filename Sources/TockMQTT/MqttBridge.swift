@@ -134,7 +134,10 @@ public final class MqttBridge {
             if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSONText.bytes(c.payload)) }
         }
         for n in names.count..<max(names.count, announcedAlarms.count) {
+            // The entity goes first, then its retained state.
             client.publish(HomeAssistant.alarmConfigTopic(config, n + 1), [])
+            client.publish("\(config.topicPrefix)/alarm_\(n + 1)", [])
+            published["alarm_\(n + 1)"] = nil
         }
         announcedAlarms = names
     }

@@ -149,6 +149,8 @@ import TockLoop
         try box.shell.editAlarms(.remove(1))
         loop.advance(by: .seconds(2))
         #expect(broker.retained["homeassistant/switch/kitchen/alarm_2/config"] == nil)
+        #expect(broker.retained["tock/kitchen/alarm_2"] == nil)
+        #expect(broker.retained["tock/kitchen/alarm_1"].map { String(decoding: $0, as: UTF8.self) } == "OFF")  // 07:30, now the first
         #expect(broker.retained["homeassistant/switch/kitchen/alarm_1/config"] != nil)
     }
 }
