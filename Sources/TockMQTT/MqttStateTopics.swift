@@ -46,7 +46,9 @@ enum MqttStateTopics {
         }
     }
 
-    /// The device triggers' payloads a batch of outputs fires.
+    /// The device triggers' payloads a batch of outputs fires (one per row
+    /// of `HomeAssistant.triggers`; an interval program's phase change is
+    /// a case here with its `phase_changed` row there).
     static func events(in output: Machine.Output) -> [String] {
         var events: [String] = []
         for r in output.reports {
