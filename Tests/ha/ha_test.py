@@ -285,6 +285,46 @@ def start_broker(work):
     raise AssertionError("mosquitto did not listen")
 
 
+def retained_configs(port):
+    """The discovery configs the broker keeps (what Home Assistant reads)."""
+    import paho.mqtt.client as mqtt
+    got = {}
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="ha-test-configs")
+    c.on_connect = lambda cl, *a: cl.subscribe("homeassistant/#", 1)
+    c.on_message = lambda cl, u, m: got.__setitem__(m.topic, m.payload)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    time.sleep(1.5)
+    c.loop_stop()
+    c.disconnect()
+    return {t: json.loads(p) for t, p in got.items() if p}
+
+
+def schema_problems(configs):
+    """Each config against the MQTT platform's own schema in this Home
+    Assistant, with unknown keys refused (discovery would drop them
+    silently)."""
+    import importlib
+    import voluptuous as vol
+    from homeassistant.core import HomeAssistant as Core
+    # Templates are checked against a Home Assistant instance on this loop
+    # (an idle one: it is never started).
+    Core(tempfile.mkdtemp(prefix="ha-schema-"))
+    problems = []
+    for topic, config in sorted(configs.items()):
+        component = topic.split("/")[1]
+        if component == "device_automation":
+            schema = importlib.import_module("homeassistant.components.mqtt.device_trigger").TRIGGER_DISCOVERY_SCHEMA
+            schema = schema.extend({}, extra=vol.PREVENT_EXTRA)
+        else:
+            schema = importlib.import_module(f"homeassistant.components.mqtt.{component}").PLATFORM_SCHEMA_MODERN
+        try:
+            schema(dict(config))
+        except vol.Invalid as e:
+            problems.append(f"{topic}: {e}")
+    return problems
+
+
 async def count_changes(ha, entities, seconds):
     """state_changed events per Tock entity in `seconds` (each is a recorder row)."""
     while not ha.events.empty():
@@ -392,6 +432,11 @@ async def main(args):
             return mine if set(expected) <= set(mine) else None
         reg = await wait_for(discovered, 30, "every Tock entity in the registry")
         await asyncio.sleep(2)
+        if not args.old:
+            configs = retained_configs(broker_port)
+            check(len(configs) == len(ENTITIES) + len(TRIGGERS), "a discovery config per entity and trigger", sorted(configs))
+            problems = schema_problems(configs)
+            check(not problems, "every config passes Home Assistant's own schema for its platform", "\n".join(problems))
 
         if args.old:
             await measure(ha, tock, args, OLD_ENTITIES, None, lambda: [])
