@@ -153,4 +153,14 @@ import TockLoop
         #expect(broker.retained["tock/kitchen/alarm_1"].map { String(decoding: $0, as: UTF8.self) } == "OFF")  // 07:30, now the first
         #expect(broker.retained["homeassistant/switch/kitchen/alarm_1/config"] != nil)
     }
+
+    @Test func theDirectionAndSwitchShowWhichWayTheBoxWillCount() throws {
+        let (box, broker) = try box("switch: up\nmode: stopwatch\ntimer: {presets: [5m]}")
+        func last(_ t: String) -> String? { broker.retained["tock/kitchen/\(t)"].map { String(decoding: $0, as: UTF8.self) } }
+        #expect(last("switch") == "up" && last("direction") == "up" && last("mode") == "stopwatch")
+        #expect(last("remaining_ms") == "None")  // a stopwatch counting up has no end
+        try box.shell.setMode(.timer)
+        loop.advance(by: .seconds(2))
+        #expect(last("direction") == "up" && last("remaining_ms") == "300000")  // up to the preset
+    }
 }
