@@ -300,7 +300,7 @@ def retained_configs(port):
     return {t: json.loads(p) for t, p in got.items() if p}
 
 
-def schema_problems(configs):
+def schema_problems(configs, work):
     """Each config against the MQTT platform's own schema in this Home
     Assistant, with unknown keys refused (discovery would drop them
     silently)."""
@@ -309,7 +309,7 @@ def schema_problems(configs):
     from homeassistant.core import HomeAssistant as Core
     # Templates are checked against a Home Assistant instance on this loop
     # (an idle one: it is never started).
-    Core(tempfile.mkdtemp(prefix="ha-schema-"))
+    Core(str(work / "schema-check"))
     problems = []
     for topic, config in sorted(configs.items()):
         component = topic.split("/")[1]
@@ -435,7 +435,7 @@ async def main(args):
         if not args.old:
             configs = retained_configs(broker_port)
             check(len(configs) == len(ENTITIES) + len(TRIGGERS), "a discovery config per entity and trigger", sorted(configs))
-            problems = schema_problems(configs)
+            problems = schema_problems(configs, work)
             check(not problems, "every config passes Home Assistant's own schema for its platform", "\n".join(problems))
 
         if args.old:
