@@ -98,6 +98,15 @@ import TockLoop
         #expect(!broker.published(on: "tock/kitchen/display").contains { !$0.contains(":") })
     }
 
+    @Test func aStopwatchPublishesWholeSecondsNotHundredths() throws {
+        let (box, broker) = try box("switch: up\nmode: stopwatch\ntimer: {presets: [5m]}")
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .milliseconds(500))
+        let n = publishesPerTopic(broker)
+        #expect(n["display"] == 60 && n["elapsed_ms"] == 60, "\(n)")
+        #expect(broker.published(on: "tock/kitchen/display").last == "01:00")
+    }
+
     @Test func pausedChangesNothing() throws {
         let (box, broker) = try box("timer: {presets: [5m]}")
         box.shell.action(.pressed(.start))
