@@ -45,6 +45,10 @@ public struct Machine: Sendable {
     /// The mode the configuration file asks for; `settings.mode` may differ
     /// after `tock mode` changed it at run time.
     public let fileMode: Settings.Mode
+    /// The timer's presets (nanoseconds) and current index while another
+    /// mode runs, so that coming back to `timer` or `stopwatch` finds the
+    /// preset it left (they go into this mode's snapshot too).
+    private var keptPresets: (presets: [Int64], index: Int)?
 
     struct Shown {
         var frame: Frame?
@@ -95,6 +99,9 @@ public struct Machine: Sendable {
         if let snapshot, snapshot.mode == settings.mode {
             program.restore(snapshot, at: now)
         }
+        if !(program is CountTimer), let snapshot, !snapshot.presets.isEmpty {
+            keptPresets = (snapshot.presets, snapshot.presetIndex)
+        }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
         if let saved = snapshot?.alarms { alarms.restore(saved, fileAlarms: settings.alarms, at: now) }
         activeAt = now.monotonic
@@ -109,6 +116,7 @@ public struct Machine: Sendable {
 
     public func snapshot(at now: Now) -> Snapshot {
         var s = program.snapshot(at: now)
+        if s.presets.isEmpty, let kept = keptPresets { (s.presets, s.presetIndex) = kept }
         s.fileMode = fileMode
         s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)

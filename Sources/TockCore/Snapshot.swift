@@ -170,7 +170,9 @@ extension CountTimer {
             presets = s.presets.map { .nanoseconds($0) }
             presetIndex = min(max(s.presetIndex, 0), presets.count - 1)
         }
-        direction = s.direction
+        // In ready the switch decides (it may have moved while another
+        // mode ran); a count in progress keeps the direction it had.
+        direction = s.phase == .ready ? switchPosition : s.direction
         edit = nil
         let target = target
         lifecycle.restore(s.phase, at: now) { run in target.map { run.instant(whenElapsed: $0) } }

@@ -1,16 +1,110 @@
 import Foundation
 import TockConfig
 import TockControl
+import TockCore
 
 /// Home Assistant's MQTT discovery (https://www.home-assistant.io/integrations/mqtt/):
 /// one retained config per entity at
 /// `<discovery_prefix>/<component>/<node>/<object>/config`, all under one
 /// device, all unavailable when the box's `availability` says `offline`.
 /// An empty retained payload on the same topic removes the entity.
+///
+/// The entities are a table (`entities`): a new one is a row. Topics in a
+/// row are relative to the box's prefix (`Entity.topicKeys` says which
+/// fields hold one). The device triggers are a table too (`triggers`).
 public enum HomeAssistant {
-    /// The entities, as (topic, payload). The payloads' shape is written
-    /// down in Tests/mqtt/ha-discovery.schema.json and checked against it.
-    public static func configs(_ c: MqttConfig, version: String) -> [(topic: String, payload: [String: Any])] {
+    /// One entity: its platform, its object (the last part of its entity
+    /// id, `sensor.tock_<node>_<object>`), its name and its own fields.
+    public struct Entity {
+        public var component: String
+        public var object: String
+        public var name: String
+        public var fields: [String: Any]
+        /// Shown only while `<prefix>/<topic>`'s value is one of `values`
+        /// (as well as while the box is online).
+        public var onlyWhile: (topic: String, values: [String])?
+
+        public init(_ component: String, _ object: String, _ name: String, _ fields: [String: Any],
+                    onlyWhile: (topic: String, values: [String])? = nil) {
+            self.component = component
+            self.object = object
+            self.name = name
+            self.fields = fields
+            self.onlyWhile = onlyWhile
+        }
+
+        /// The fields whose value is a topic under the box's prefix.
+        static let topicKeys = ["state_topic", "command_topic", "json_attributes_topic"]
+    }
+
+    /// An MQTT device trigger: `payload` on `<prefix>/event` (not retained).
+    public struct Trigger {
+        public var type: String
+        public var subtype: String
+        public var payload: String
+        public init(_ type: String, _ subtype: String, payload: String) {
+            self.type = type
+            self.subtype = subtype
+            self.payload = payload
+        }
+    }
+
+    /// The QoS of every subscription and command, as the README's topics say.
+    public static let qos = 1
+
+    static func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
+
+    /// The entities every box has.
+    public static var entities: [Entity] { [
+        Entity("sensor", "state", "State", ["state_topic": "state", "icon": "mdi:timer-outline", "device_class": "enum",
+                                            "options": StateName.allCases.map(\.rawValue) + ["starting"]]),
+        Entity("sensor", "display", "Display", ["state_topic": "display", "icon": "mdi:numeric",
+                                                "json_attributes_topic": "display_attributes"]),
+        Entity("sensor", "remaining", "Remaining", ["state_topic": "remaining_ms", "device_class": "duration",
+                                                    "unit_of_measurement": "ms", "state_class": "measurement"]),
+        Entity("button", "start", "Start", ["command_topic": "cmd", "payload_press": press("start"), "icon": "mdi:play"]),
+        Entity("button", "stop", "Stop", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:pause"]),
+        Entity("button", "reset", "Reset", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
+        Entity("select", "mode", "Mode", ["command_topic": "cmd", "state_topic": "mode",
+                                          "command_template": #"{"cmd":"mode","mode":"{{ value }}"}"#,
+                                          "options": ControlRequest.modes]),
+        // A preset applies in the timer and stopwatch modes only: elsewhere
+        // the entity is unavailable (the topic keeps the last preset).
+        Entity("text", "preset", "Preset", ["command_topic": "cmd", "state_topic": "preset",
+                                            "command_template": #"{"cmd":"set","duration":"{{ value }}"}"#,
+                                            "pattern": "^[0-9][0-9hms:.]*$", "min": 1, "max": 16],
+               onlyWhile: ("mode", ["timer", "stopwatch"])),
+        Entity("sensor", "direction", "Direction", ["state_topic": "direction", "device_class": "enum",
+                                                    "options": ["down", "up"], "icon": "mdi:swap-vertical"]),
+        Entity("sensor", "switch", "Switch", ["state_topic": "switch", "device_class": "enum",
+                                              "options": ["down", "up"], "icon": "mdi:toggle-switch-outline"]),
+        Entity("sensor", "next_alarm", "Next alarm", ["state_topic": "next_alarm", "device_class": "timestamp",
+                                                      "icon": "mdi:alarm"]),
+        Entity("button", "snooze", "Snooze", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:alarm-snooze"],
+               onlyWhile: ("alarm", ["ringing"])),
+        Entity("button", "dismiss", "Dismiss", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:alarm-off"],
+               onlyWhile: ("alarm", ["ringing", "snoozed"])),
+    ] }
+
+    /// Daily alarm `n`'s on/off switch (`<prefix>/alarm_<n>`: `ON`/`OFF`).
+    public static func alarmSwitch(_ n: Int, name: String) -> Entity {
+        Entity("switch", "alarm_\(n)", name, ["command_topic": "cmd", "state_topic": "alarm_\(n)",
+                                              "payload_on": #"{"cmd":"alarm","op":"on","n":\#(n)}"#,
+                                              "payload_off": #"{"cmd":"alarm","op":"off","n":\#(n)}"#,
+                                              "state_on": "ON", "state_off": "OFF", "icon": "mdi:alarm"])
+    }
+
+    /// The device triggers, published on `<prefix>/event`. An interval
+    /// program's phases add a row here ("phase_changed").
+    public static var triggers: [Trigger] { [
+        Trigger("count_finished", "timer", payload: "count_finished"),
+        Trigger("alarm_ringing", "alarm", payload: "alarm_ringing"),
+        Trigger("alarm_dismissed", "alarm", payload: "alarm_dismissed"),
+    ] }
+
+    /// The configs, as (topic, payload): the entities, `alarms` switches
+    /// (named as given) and the device triggers.
+    public static func configs(_ c: MqttConfig, version: String, alarms: [String] = []) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [
@@ -20,35 +114,49 @@ public enum HomeAssistant {
             "model": "Tock timer",
             "sw_version": version,
         ]
-        func entity(_ component: String, _ object: String, _ name: String, _ fields: [String: Any]) -> (String, [String: Any]) {
+        let all = entities + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
+        var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
-                "name": name,
-                "unique_id": "\(node)_\(object)",
-                "object_id": "tock_\(node)_\(object)",
+                "name": e.name,
+                "unique_id": "\(node)_\(e.object)",
+                "default_entity_id": "\(e.component).tock_\(node)_\(e.object)",
                 "device": device,
-                "availability_topic": "\(p)/availability",
-                "payload_available": "online",
-                "payload_not_available": "offline",
+                "qos": qos,
             ]
-            payload.merge(fields) { _, new in new }
-            return ("\(c.discoveryPrefix)/\(component)/\(node)/\(object)/config", payload)
+            if let only = e.onlyWhile {
+                let values = only.values.map { "'\($0)'" }.joined(separator: ", ")
+                payload["availability"] = [
+                    ["topic": "\(p)/availability", "payload_available": "online", "payload_not_available": "offline"],
+                    ["topic": "\(p)/\(only.topic)",
+                     "value_template": "{{ 'online' if value in [\(values)] else 'offline' }}"],
+                ]
+                payload["availability_mode"] = "all"
+            } else {
+                payload["availability_topic"] = "\(p)/availability"
+                payload["payload_available"] = "online"
+                payload["payload_not_available"] = "offline"
+            }
+            for (key, value) in e.fields {
+                payload[key] = Entity.topicKeys.contains(key) ? "\(p)/\(value)" : value
+            }
+            return ("\(c.discoveryPrefix)/\(e.component)/\(node)/\(e.object)/config", payload)
         }
-        func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
-        return [
-            entity("sensor", "state", "State", ["state_topic": "\(p)/state", "icon": "mdi:timer-outline"]),
-            entity("sensor", "display", "Display", ["state_topic": "\(p)/display", "icon": "mdi:numeric"]),
-            entity("sensor", "remaining", "Remaining", ["state_topic": "\(p)/remaining_ms", "device_class": "duration",
-                                                         "unit_of_measurement": "ms", "state_class": "measurement"]),
-            entity("button", "start", "Start", ["command_topic": "\(p)/cmd", "payload_press": press("start"), "icon": "mdi:play"]),
-            entity("button", "stop", "Stop", ["command_topic": "\(p)/cmd", "payload_press": press("stop"), "icon": "mdi:pause"]),
-            entity("button", "reset", "Reset", ["command_topic": "\(p)/cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
-            entity("select", "mode", "Mode", ["command_topic": "\(p)/cmd", "state_topic": "\(p)/mode",
-                                              "command_template": #"{"cmd":"mode","mode":"{{ value }}"}"#,
-                                              "options": ControlRequest.modes]),
-            entity("text", "preset", "Preset", ["command_topic": "\(p)/cmd", "state_topic": "\(p)/preset",
-                                                "command_template": #"{"cmd":"set","duration":"{{ value }}"}"#,
-                                                "pattern": "^[0-9][0-9hms:.]*$",
-                                                "min": 0, "max": 16]),
-        ]
+        for t in triggers {
+            out.append(("\(c.discoveryPrefix)/device_automation/\(node)/\(t.type)/config", [
+                "automation_type": "trigger",
+                "topic": "\(p)/event",
+                "type": t.type,
+                "subtype": t.subtype,
+                "payload": t.payload,
+                "qos": qos,
+                "device": device,
+            ]))
+        }
+        return out
+    }
+
+    /// The topics of alarm switches beyond `count` (removed by an empty config).
+    public static func alarmConfigTopic(_ c: MqttConfig, _ n: Int) -> String {
+        "\(c.discoveryPrefix)/switch/\(c.clientID)/alarm_\(n)/config"
     }
 }

@@ -24,6 +24,12 @@ public final class MqttBridge {
     /// The last value sent on each state topic (cleared on connecting, so
     /// everything is sent again).
     private var published: [String: String] = [:]
+    /// When each state topic was last sent, and the turn that sends what
+    /// changed too soon after.
+    private var sentAt: [String: Instant] = [:]
+    private var flushTimer: LoopTimer!
+    /// The alarm switches' names as announced to Home Assistant.
+    private var announcedAlarms: [String] = []
     /// Commands received, those ignored as malformed, and requests dropped
     /// because too many were waiting.
     private(set) var received = 0
@@ -52,6 +58,10 @@ public final class MqttBridge {
         self.loop = loop
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, shell: shell, log: log) }
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
+        flushTimer = loop.makeTimer { [weak self] in
+            guard let self, client.link == .connected else { return }
+            client.measure { publishState(force: false) }
+        }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
         client.onMessage = { [unowned self] topic, payload, retained in
@@ -78,49 +88,76 @@ public final class MqttBridge {
     private func connected() {
         client.subscribe(commandTopic)
         published = [:]
+        sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
-        for (topic, payload) in HomeAssistant.configs(config, version: Self.version) {
+        announcedAlarms = MqttStateTopics.alarmNames(of: shell)
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
+        }
+        // Alarm switches of alarms removed while the link was down.
+        for n in announcedAlarms.count + 1 ... DailyAlarm.maxCount {
+            client.publish(HomeAssistant.alarmConfigTopic(config, n), [])
         }
         publishState(force: true)
         group?.linked(true)
     }
 
-    /// After each batch of outputs: send the topics whose value changed;
-    /// the times go along with a display or state change, no more often.
+    /// After each batch of outputs: fire its events, and send the state
+    /// topics whose value changed (each at most once a second).
     public func outputs(_ output: Machine.Output) {
         guard client.link == .connected else { return }
-        // A change of mode or preset in ready may leave the display as it
-        // was, but it is always persisted.
         let shown = output.items.contains {
             switch $0 {
-            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist): true
+            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist), .command(.led), .report(.alarm): true
             default: false
             }
         }
-        guard shown else { return }
-        client.measure { publishState(force: false) }
+        guard shown || published["switch"] != shell.core.input.switchPosition.rawValue else { return }
+        client.measure {
+            for event in MqttStateTopics.events(in: output) {
+                client.publish("\(config.topicPrefix)/event", Array(event.utf8), retain: false)
+            }
+            announceAlarms()
+            publishState(force: false)
+        }
     }
 
-    private func publishState(force: Bool) {
-        let core = shell.core
-        let progress = shell.progress()
-        var values: [(String, String)] = [
-            ("state", shell.state?.rawValue ?? "starting"),
-            ("display", shell.frame?.text ?? ""),
-            ("mode", core.settings.mode.rawValue),
-            ("preset", core.presets.map { DurationText.format($0.current) } ?? ""),
-            ("buzzer", shell.tone != nil ? "on" : "off"),
-        ]
-        let displayChanged = published["display"] != values[1].1 || published["state"] != values[0].1
-        if force || displayChanged {
-            values.append(("elapsed_ms", progress.elapsed.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
-            values.append(("remaining_ms", progress.remaining.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
+    /// The alarm switches follow the alarms: a new config when one is added
+    /// or renamed, an empty one for each removed.
+    private func announceAlarms() {
+        let names = MqttStateTopics.alarmNames(of: shell)
+        guard names != announcedAlarms, config.discovery else { return }
+        let configs = HomeAssistant.configs(config, version: Self.version, alarms: names)
+        for n in 0..<names.count where n >= announcedAlarms.count || names[n] != announcedAlarms[n] {
+            let topic = HomeAssistant.alarmConfigTopic(config, n + 1)
+            if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSONText.bytes(c.payload)) }
         }
-        for (key, value) in values where force || published[key] != value {
+        for n in names.count..<max(names.count, announcedAlarms.count) {
+            // The entity goes first, then its retained state.
+            client.publish(HomeAssistant.alarmConfigTopic(config, n + 1), [])
+            client.publish("\(config.topicPrefix)/alarm_\(n + 1)", [])
+            published["alarm_\(n + 1)"] = nil
+        }
+        announcedAlarms = names
+    }
+
+    /// The least time between two values on one state topic: Home
+    /// Assistant's recorder writes each one down.
+    public static let minimumGap: Duration = .seconds(1)
+
+    private func publishState(force: Bool) {
+        let t = now()
+        var held: Instant?
+        for (key, value) in MqttStateTopics.values(of: shell) where force || published[key] != value {
+            if !force, let last = sentAt[key], t < last + Self.minimumGap {
+                held = min(held ?? last + Self.minimumGap, last + Self.minimumGap)
+                continue
+            }
             published[key] = value
+            sentAt[key] = t
             client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
         }
+        if let held { flushTimer.schedule(at: held) }
     }
 
     /// A message on `<prefix>/cmd`: checked at once (size first: a 1 MB
@@ -178,6 +215,7 @@ public final class MqttBridge {
 
     public func close() {
         serveTimer.cancel()
+        flushTimer.cancel()
         group?.close()
         client.measure { client.close() }
     }

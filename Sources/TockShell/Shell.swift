@@ -87,6 +87,9 @@ public final class Shell {
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }
 
+    /// What the display means now, without its blink phases.
+    public func displayMeaning() -> DisplayMeaning { core.displayMeaning(at: clock()) }
+
     /// Whether the fleet group can be reached (presses go through it).
     public var groupLinked: Bool {
         get { core.groupLinked }

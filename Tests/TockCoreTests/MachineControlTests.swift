@@ -33,6 +33,21 @@ import Testing
         #expect(c.settings.mode == .stopwatch)
     }
 
+    @Test func backFromIntervalTheTimerHasThePresetItLeft() throws {
+        var a = VirtualMachine(.timer([.seconds(300), .seconds(600)]))
+        try a.request(.setPreset(.seconds(750)))
+        try a.request(.setMode(.interval))
+        try a.request(.setMode(.timer))
+        #expect(a.display == "12:30")
+        #expect(a.core.presets?.all == [.seconds(750), .seconds(600)])
+        // And after a restart while in interval mode.
+        try a.request(.setMode(.interval))
+        let snap = a.persisted.last!
+        var b = Machine(settings: .timer([.seconds(300), .seconds(600)]), switchPosition: .down, restoring: snap, at: now(10))
+        _ = b.handle(.setMode(.timer), at: now(11))
+        #expect(b.presets?.current == .seconds(750))
+    }
+
     @Test func aCountdownNeedsItsInstantInTheFile() {
         var a = VirtualMachine(.timer())
         #expect(throws: Machine.Refusal.self) { try a.request(.setMode(.countdown)) }

@@ -11,7 +11,7 @@ final class VirtualBroker {
     let loop: VirtualLoop
     var latency: Duration = .milliseconds(20)
     private(set) var retained: [String: [UInt8]] = [:]
-    private var links: [VirtualLink] = []
+    private(set) var links: [VirtualLink] = []
     /// Every publish that reached the broker: (client, topic, payload, retain).
     private(set) var log: [(client: String, topic: String, payload: String, retain: Bool)] = []
 

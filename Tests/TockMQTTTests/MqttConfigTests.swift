@@ -88,7 +88,65 @@ import TockCore
         let version = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(MqttBridge.version == version)
         let configs = HomeAssistant.configs(MqttConfig(), version: MqttBridge.version)
-        #expect(configs.count == 8)
+        #expect(configs.count == HomeAssistant.entities.count + HomeAssistant.triggers.count)
         #expect(configs.allSatisfy { ($0.payload["device"] as? [String: Any])?["sw_version"] as? String == version })
+    }
+}
+
+/// The discovery configs against what Home Assistant 2026.2's MQTT
+/// schemas require (the real schemas run in `make ha-test`).
+@Suite struct DiscoveryConfigTests {
+    let configs: [(topic: String, payload: [String: Any])] = {
+        var c = MqttConfig()
+        c.clientID = "tock"
+        c.topicPrefix = "tock/tock"
+        c.discoveryPrefix = "homeassistant"
+        return HomeAssistant.configs(c, version: "0.1.0", alarms: ["Alarm 1 06:45 mon-fri"])
+    }()
+
+    @Test func everyEntityHasADefaultEntityIDOfItsOwnDomainAndNoObjectID() {
+        for (topic, c) in configs where !topic.contains("/device_automation/") {
+            let component = topic.split(separator: "/")[1]
+            let id = c["default_entity_id"] as? String ?? ""
+            #expect(id.hasPrefix("\(component).tock_"), "\(topic)")
+            #expect(c["object_id"] == nil)
+            #expect(c["qos"] as? Int == 1)
+        }
+    }
+
+    @Test func aPresetAsTockWritesItIsOneTheTextEntityAccepts() throws {
+        let preset = try #require(configs.first { $0.topic.hasSuffix("/text/tock/preset/config") }?.payload)
+        let pattern = try NSRegularExpression(pattern: try #require(preset["pattern"] as? String))
+        let (lo, hi) = (try #require(preset["min"] as? Int), try #require(preset["max"] as? Int))
+        for d: Duration in [.seconds(1), .seconds(90), .seconds(750), .seconds(3600), Settings.longestPreset] {
+            let text = DurationText.format(d)
+            #expect(pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil, "\(text)")
+            #expect((lo...hi).contains(text.count), "\(text)")
+        }
+        // Outside the timer and stopwatch modes it is unavailable instead of empty.
+        let availability = try #require(preset["availability"] as? [[String: Any]])
+        #expect(availability.map { $0["topic"] as? String } == ["tock/tock/availability", "tock/tock/mode"])
+        #expect(preset["availability_mode"] as? String == "all")
+    }
+
+    @Test func theStateSensorListsEveryStateItCanShow() throws {
+        let state = try #require(configs.first { $0.topic.hasSuffix("/sensor/tock/state/config") }?.payload)
+        let options = try #require(state["options"] as? [String])
+        #expect(Set(options).isSuperset(of: StateName.allCases.map(\.rawValue) + ["starting"]))
+    }
+
+    @Test func triggersCarryWhatADeviceTriggerNeedsAndNothingElse() {
+        let triggers = configs.filter { $0.topic.contains("/device_automation/") }
+        #expect(triggers.count == HomeAssistant.triggers.count)
+        for (_, t) in triggers {
+            #expect(Set(t.keys) == ["automation_type", "topic", "type", "subtype", "payload", "qos", "device"])
+            #expect(t["topic"] as? String == "tock/tock/event")
+        }
+    }
+
+    @Test func anAlarmSwitchCommandsTheAlarmByItsNumber() throws {
+        let s = try #require(configs.first { $0.topic == "homeassistant/switch/tock/alarm_1/config" }?.payload)
+        #expect(s["payload_off"] as? String == #"{"cmd":"alarm","op":"off","n":1}"#)
+        #expect(s["state_topic"] as? String == "tock/tock/alarm_1")
     }
 }

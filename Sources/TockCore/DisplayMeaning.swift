@@ -1,0 +1,27 @@
+/// What the display means, without its blink phases: the value it shows
+/// (a steady colon, whole seconds for a stopwatch) and whether the whole
+/// display blinks (paused, ringing). For the MQTT link and Home Assistant,
+/// whose every state change is a database row: this changes at most once
+/// a second, and not at all while nothing but a blink moves.
+public struct DisplayMeaning: Equatable, Sendable {
+    public var text: String
+    public var blinking: Bool
+
+    public init(text: String, blinking: Bool) {
+        self.text = text
+        self.blinking = blinking
+    }
+}
+
+extension Machine {
+    public func displayMeaning(at now: Now) -> DisplayMeaning {
+        let p = presentation(at: now)
+        var content = p.content
+        switch content {
+        case .stopwatch(let v): content = .up(v)
+        case .timeOfDay(let t, let twelve, _): content = .timeOfDay(t, twelveHour: twelve, blinkColon: false)
+        default: break
+        }
+        return DisplayMeaning(text: renderer.text(for: content, moving: false), blinking: p.blink != nil)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TockConfig
+import TockCore
+import TockShell
+
+/// The state topics' values, computed from the box (`<prefix>/<key>`),
+/// and what a batch of outputs says happened (the device triggers' events).
+enum MqttStateTopics {
+    /// Every retained state topic and its value now. A count's times are
+    /// whole seconds (rounded as the display rounds them), so they change
+    /// at most once a second; the display is what it means, without blinks.
+    static func values(of shell: Shell) -> [(String, String)] {
+        let core = shell.core
+        let progress = shell.progress()
+        let meaning = shell.displayMeaning()
+        var values: [(String, String)] = [
+            ("state", shell.state?.rawValue ?? "starting"),
+            ("display", meaning.text),
+            ("display_attributes", #"{"blinking":\#(meaning.blinking)}"#),
+            // `None` (Home Assistant's unknown) where the program has none.
+            ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
+            ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
+            ("mode", core.settings.mode.rawValue),
+            ("direction", (core.presets?.direction ?? .down).rawValue),
+            ("switch", core.input.switchPosition.rawValue),
+            // On while something rings (not each beep of its pattern), and
+            // for a lone beep or chirp.
+            ("buzzer", shell.tone != nil || shell.state == .ringing || core.alarms.isRinging ? "on" : "off"),
+            ("alarm", alarmState(core.alarms.state)),
+            ("next_alarm", core.alarms.wallDeadline.map(timestamp) ?? "None"),
+        ]
+        // Outside the timer and stopwatch modes the preset entity is
+        // unavailable and the topic keeps the last preset: never empty.
+        if let presets = core.presets { values.append(("preset", DurationText.format(presets.current))) }
+        for (i, e) in core.alarms.entries.enumerated() {
+            values.append(("alarm_\(i + 1)", e.alarm.enabled ? "ON" : "OFF"))
+        }
+        return values
+    }
+
+    /// The daily alarms' switch names, in `tock alarm list`'s order.
+    static func alarmNames(of shell: Shell) -> [String] {
+        shell.core.alarms.entries.enumerated().map { i, e in
+            let label = e.alarm.label.isEmpty ? "" : " \(e.alarm.label)"
+            return "Alarm \(i + 1) \(e.alarm.timeText) \(e.alarm.daysText)\(label)"
+        }
+    }
+
+    /// The device triggers' payloads a batch of outputs fires (one per row
+    /// of `HomeAssistant.triggers`; an interval program's phase change is
+    /// a case here with its `phase_changed` row there).
+    static func events(in output: Machine.Output) -> [String] {
+        var events: [String] = []
+        for r in output.reports {
+            switch r {
+            case .stateChanged(.ringing): events.append("count_finished")
+            case .alarm(.rang): events.append("alarm_ringing")
+            case .alarm(.dismissed): events.append("alarm_dismissed")
+            default: break
+            }
+        }
+        return events
+    }
+
+    static func alarmState(_ s: AlarmClock.State) -> String {
+        switch s {
+        case .quiet: "quiet"
+        case .ringing: "ringing"
+        case .snoozed: "snoozed"
+        }
+    }
+
+    static func wholeSeconds(_ d: Duration, up: Bool) -> Int64 {
+        let n = max(d.nanoseconds, 0)
+        return up ? (n + 999_999_999) / 1_000_000_000 : n / 1_000_000_000
+    }
+
+    /// ISO 8601 in UTC, as Home Assistant's timestamp sensors take it.
+    static func timestamp(_ w: WallTime) -> String {
+        let s = w.nanoseconds >= 0 ? w.nanoseconds / 1_000_000_000 : (w.nanoseconds - 999_999_999) / 1_000_000_000
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let d = CivilDate(days: days)
+        let r = s - days * 86_400
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(d.year)-\(two(Int64(d.month)))-\(two(Int64(d.day)))T\(two(r / 3600)):\(two(r / 60 % 60)):\(two(r % 60))+00:00"
+    }
+}

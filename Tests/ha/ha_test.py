@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+"""Tock against a real Home Assistant core on loopback (make ha-test).
+
+Runs Debian's mosquitto, Home Assistant core (from its cached virtualenv; this
+script runs with that venv's python, which has aiohttp) and `tock run
+--backend mock` with an mqtt: section, all on 127.0.0.1 ports of their own.
+Home Assistant is onboarded through its HTTP API and gets its MQTT entry
+through the config flow, as a person would in the UI. Then it checks:
+
+  - the entity table: ids, one device, device classes, units;
+  - every command (buttons, mode select, preset text, alarm switch, snooze
+    and dismiss) reaching Tock, and Tock's answer reaching Home Assistant;
+  - availability on a clean stop, a SIGKILL (the Last Will) and a restart;
+  - the device triggers firing (count finished, alarm ringing, dismissed);
+  - state changes per entity per minute while running, paused, ringing, in a
+    count of 100 minutes or more and while a daily alarm rings (from the
+    websocket's state_changed events: each is a row in the recorder);
+  - no ERROR or WARNING line in Home Assistant's log about Tock's entities
+    or topics.
+
+  python ha_test.py --tock PATH [--window SECONDS] [--keep]
+
+Prints the tables and one ok/FAIL line per check; exits non-zero on a failure.
+"""
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+
+NODE = "kitchen"
+PREFIX = f"tock/{NODE}"
+
+# entity id -> (device class, unit): what Home Assistant must show.
+ENTITIES = {
+    "sensor.tock_kitchen_state": ("enum", None),
+    "sensor.tock_kitchen_display": (None, None),
+    "sensor.tock_kitchen_remaining": ("duration", "ms"),
+    "sensor.tock_kitchen_direction": ("enum", None),
+    "sensor.tock_kitchen_switch": ("enum", None),
+    "sensor.tock_kitchen_next_alarm": ("timestamp", None),
+    "button.tock_kitchen_start": (None, None),
+    "button.tock_kitchen_stop": (None, None),
+    "button.tock_kitchen_reset": (None, None),
+    "button.tock_kitchen_snooze": (None, None),
+    "button.tock_kitchen_dismiss": (None, None),
+    "select.tock_kitchen_mode": (None, None),
+    "text.tock_kitchen_preset": (None, None),
+    "switch.tock_kitchen_alarm_1": (None, None),
+}
+# The entities of Tock before this test was written (--old: only the state
+# changes per minute are measured, for comparison).
+OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining",
+                "button.tock_kitchen_start", "button.tock_kitchen_stop", "button.tock_kitchen_reset",
+                "select.tock_kitchen_mode", "text.tock_kitchen_preset"]
+TRIGGERS = {("count_finished", "timer"), ("alarm_ringing", "alarm"), ("alarm_dismissed", "alarm")}
+
+failures = []
+
+
+def check(ok, what, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'} {what}" + (f": {detail}" if detail and not ok else ""), flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def wait_for(pred, timeout, what):
+    deadline = time.monotonic() + timeout
+    while True:
+        v = await pred()
+        if v:
+            return v
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.2)
+
+
+class Tock:
+    def __init__(self, binary, work, broker_port):
+        self.binary, self.dir = binary, work / "tock"
+        self.dir.mkdir()
+        self.socket = self.dir / "control.sock"
+        self.config = self.dir / "config.yaml"
+        self.config.write_text(
+            "timer: {presets: [5m, 2h]}\n"
+            "alarm: {ring_for: 10m}\n"
+            "alarms: [{at: \"03:00\", days: mon-fri}]\n"
+            "clock: {zone: UTC, require_sync: false}\n"
+            f"mqtt: {{host: 127.0.0.1, port: {broker_port}, client_id: {NODE}}}\n")
+        self.process = None
+
+    def start(self):
+        log = open(self.dir / "stderr.log", "a")
+        self.process = subprocess.Popen([self.binary, "run", "--backend", "mock", "--config", str(self.config),
+                                         "--socket", str(self.socket), "--state", str(self.dir / "state.json")],
+                                        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                if self.request({"cmd": "status"}).get("ok"):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("tock did not answer on its control socket")
+
+    def stop(self, sig=signal.SIGTERM):
+        self.process.send_signal(sig)
+        self.process.wait(10)
+
+    def request(self, req):
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(5)
+            s.connect(str(self.socket))
+            s.sendall((json.dumps(req) + "\n").encode())
+            buf = b""
+            while b"\n" not in buf:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+        return json.loads(buf.split(b"\n", 1)[0])
+
+
+class HomeAssistant:
+    def __init__(self, python, work):
+        self.python, self.dir = python, work / "ha"
+        self.dir.mkdir()
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.dir / "home-assistant.log"
+        (self.dir / "configuration.yaml").write_text(f"""homeassistant:
+  name: Tock test
+  time_zone: UTC
+  country: DE
+  unit_system: metric
+  latitude: 0
+  longitude: 0
+  elevation: 0
+  currency: EUR
+http:
+  server_host: 127.0.0.1
+  server_port: {self.port}
+api:
+config:
+onboarding:
+recorder:
+  commit_interval: 1
+history:
+automation: []
+logger:
+  default: warning
+""")
+        self.process = None
+        self.session = None
+        self.token = None
+        self.ws = None
+        self.msg_id = 0
+        self.events = asyncio.Queue()
+        self.results = {}
+
+    async def start(self):
+        self.process = subprocess.Popen([self.python, "-m", "homeassistant", "-c", str(self.dir), "--log-file", str(self.log),
+                                         "--skip-pip"],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.session = aiohttp.ClientSession()
+
+        async def up():
+            if self.process.poll() is not None:
+                raise AssertionError(f"home assistant exited {self.process.returncode}")
+            try:
+                async with self.session.get(f"{self.url}/api/onboarding") as r:
+                    return r.status == 200
+            except aiohttp.ClientError:
+                return False
+        await wait_for(up, 180, "home assistant's HTTP API")
+
+    async def onboard(self):
+        client_id = f"{self.url}/"
+        async with self.session.post(f"{self.url}/api/onboarding/users", json={
+                "client_id": client_id, "name": "Test", "username": "test", "password": "test-password-1",
+                "language": "en"}) as r:
+            code = (await r.json())["auth_code"]
+        async with self.session.post(f"{self.url}/auth/token", data={
+                "grant_type": "authorization_code", "code": code, "client_id": client_id}) as r:
+            self.token = (await r.json())["access_token"]
+        self.ws = await self.session.ws_connect(f"{self.url}/api/websocket")
+        await self.ws.receive_json()
+        await self.ws.send_json({"type": "auth", "access_token": self.token})
+        assert (await self.ws.receive_json())["type"] == "auth_ok"
+        asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self):
+        async for msg in self.ws:
+            data = json.loads(msg.data)
+            if data.get("type") == "result":
+                self.results.pop(data["id"]).set_result(data)
+            elif data.get("type") == "event":
+                await self.events.put(data)
+
+    async def call(self, **msg):
+        self.msg_id += 1
+        msg["id"] = self.msg_id
+        fut = asyncio.get_running_loop().create_future()
+        self.results[self.msg_id] = fut
+        await self.ws.send_json(msg)
+        data = await asyncio.wait_for(fut, 30)
+        if not data.get("success"):
+            raise AssertionError(f"{msg['type']} failed: {data.get('error')}")
+        return data.get("result"), self.msg_id
+
+    async def rest(self, method, path, body=None):
+        async with self.session.request(method, f"{self.url}{path}", json=body,
+                                        headers={"Authorization": f"Bearer {self.token}"}) as r:
+            return r.status, await r.json()
+
+    async def add_mqtt(self, broker_port):
+        _, flow = await self.rest("POST", "/api/config/config_entries/flow", {"handler": "mqtt"})
+        if flow.get("type") == "form":
+            _, flow = await self.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}",
+                                      {"broker": "127.0.0.1", "port": broker_port})
+        return flow
+
+    async def state(self, entity_id):
+        status, s = await self.rest("GET", f"/api/states/{entity_id}")
+        return s if status == 200 else None
+
+    async def value(self, entity_id):
+        s = await self.state(entity_id)
+        return s and s["state"]
+
+    async def service(self, domain, name, entity_id, **data):
+        await self.call(type="call_service", domain=domain, service=name, target={"entity_id": entity_id},
+                        service_data=data)
+
+    async def wait_value(self, entity_id, want, timeout=10):
+        async def ok():
+            return (await self.value(entity_id)) == want
+        try:
+            await wait_for(ok, timeout, f"{entity_id} = {want}")
+            return True
+        except AssertionError:
+            return False
+
+    async def stop(self):
+        if self.session:
+            await self.session.close()
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(60)
+
+
+def start_broker(work):
+    port = free_port()
+    conf = work / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n"
+                    + ("user root\n" if os.geteuid() == 0 else ""))
+    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    p = subprocess.Popen([mosquitto, "-c", str(conf)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=open(work / "mosquitto.log", "w"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return p, port
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("mosquitto did not listen")
+
+
+def retained_configs(port):
+    """The discovery configs the broker keeps (what Home Assistant reads)."""
+    import paho.mqtt.client as mqtt
+    got = {}
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="ha-test-configs")
+    c.on_connect = lambda cl, *a: cl.subscribe("homeassistant/#", 1)
+    c.on_message = lambda cl, u, m: got.__setitem__(m.topic, m.payload)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    time.sleep(1.5)
+    c.loop_stop()
+    c.disconnect()
+    return {t: json.loads(p) for t, p in got.items() if p}
+
+
+def schema_problems(configs, work):
+    """Each config against the MQTT platform's own schema in this Home
+    Assistant, with unknown keys refused (discovery would drop them
+    silently)."""
+    import importlib
+    import voluptuous as vol
+    from homeassistant.core import HomeAssistant as Core
+    # Templates are checked against a Home Assistant instance on this loop
+    # (an idle one: it is never started).
+    Core(str(work / "schema-check"))
+    problems = []
+    for topic, config in sorted(configs.items()):
+        component = topic.split("/")[1]
+        if component == "device_automation":
+            schema = importlib.import_module("homeassistant.components.mqtt.device_trigger").TRIGGER_DISCOVERY_SCHEMA
+            schema = schema.extend({}, extra=vol.PREVENT_EXTRA)
+        else:
+            schema = importlib.import_module(f"homeassistant.components.mqtt.{component}").PLATFORM_SCHEMA_MODERN
+        try:
+            schema(dict(config))
+        except vol.Invalid as e:
+            problems.append(f"{topic}: {e}")
+    return problems
+
+
+async def count_changes(ha, entities, seconds):
+    """state_changed events per Tock entity in `seconds` (each is a recorder row)."""
+    while not ha.events.empty():
+        ha.events.get_nowait()
+    counts = {e: 0 for e in entities}
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            ev = await asyncio.wait_for(ha.events.get(), left)
+        except asyncio.TimeoutError:
+            break
+        e = ev["event"]
+        if e.get("event_type") == "state_changed" and e["data"]["entity_id"] in counts:
+            counts[e["data"]["entity_id"]] += 1
+    return counts
+
+
+async def measure(ha, tock, args, entities, dev, triggers_seen):
+    """State changes per entity in each state; with `dev`, the triggers and the daily alarm too."""
+    fired = []
+    table = {}
+    await ha.call(type="subscribe_events", event_type="state_changed")
+    w = args.window
+    await ha.service("text", "set_value", "text.tock_kitchen_preset", value="2s")
+    await ha.wait_value("text.tock_kitchen_preset", "2s")
+    await ha.service("button", "press", "button.tock_kitchen_start")
+    check(await ha.wait_value("sensor.tock_kitchen_state", "ringing", 10), "the count rings")
+    await asyncio.sleep(1)
+    fired += triggers_seen()
+    if dev:
+        check("count_finished" in fired, "the count finished trigger fired", fired)
+    table["ringing"] = await count_changes(ha, entities, w)
+    await ha.service("button", "press", "button.tock_kitchen_reset")
+    await ha.wait_value("sensor.tock_kitchen_state", "ready")
+    await ha.service("text", "set_value", "text.tock_kitchen_preset", value="5m")
+    await ha.wait_value("text.tock_kitchen_preset", "5m")
+    await ha.service("button", "press", "button.tock_kitchen_start")
+    await ha.wait_value("sensor.tock_kitchen_state", "running")
+    table["running"] = await count_changes(ha, entities, w)
+    await ha.service("button", "press", "button.tock_kitchen_stop")
+    await ha.wait_value("sensor.tock_kitchen_state", "paused")
+    await asyncio.sleep(1.5)
+    table["paused"] = await count_changes(ha, entities, w)
+    await ha.service("button", "press", "button.tock_kitchen_reset")
+    await ha.service("text", "set_value", "text.tock_kitchen_preset", value="2h")
+    await ha.wait_value("text.tock_kitchen_preset", "2h")
+    await ha.service("button", "press", "button.tock_kitchen_start")
+    await ha.wait_value("sensor.tock_kitchen_state", "running")
+    table["count of 2 h"] = await count_changes(ha, entities, w)
+    await ha.service("button", "press", "button.tock_kitchen_stop")
+    await ha.service("button", "press", "button.tock_kitchen_reset")
+    await ha.wait_value("sensor.tock_kitchen_state", "ready")
+    if dev:
+        # A daily alarm at the next minute (at least 5 s away).
+        at = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=65)
+        at = at.replace(second=0, microsecond=0)
+        tock.request({"cmd": "alarm", "op": "add", "at": at.strftime("%H:%M")})
+        check(await ha.wait_value("sensor.tock_kitchen_next_alarm", at.isoformat()), "the next alarm is a timestamp",
+              await ha.value("sensor.tock_kitchen_next_alarm"))
+        check(await ha.wait_value("button.tock_kitchen_dismiss", "unknown", 80), "Dismiss is offered while the alarm rings")
+        await asyncio.sleep(1)
+        fired += triggers_seen()
+        check("alarm_ringing" in fired, "the alarm ringing trigger fired", fired)
+        table["alarm ringing"] = await count_changes(ha, entities, w)
+        await ha.service("button", "press", "button.tock_kitchen_dismiss")
+        check(await ha.wait_value("button.tock_kitchen_dismiss", "unavailable"), "Dismiss dismissed the alarm")
+        await asyncio.sleep(1)
+        fired += triggers_seen()
+        check("alarm_dismissed" in fired, "the alarm dismissed trigger fired", fired)
+
+    scale = 60 / w
+    print(f"\nState changes per entity per minute ({w} s windows, scaled to a minute):\n")
+    cols = list(table)
+    print("| entity | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols))
+    for eid in entities:
+        print(f"| `{eid}` | " + " | ".join(f"{table[c][eid] * scale:.0f}" for c in cols) + " |")
+    print()
+    if not dev:
+        return
+    for c in cols:
+        worst = max(table[c].values()) * scale
+        check(worst <= 61, f"at most one state change a second per entity while {c}", table[c])
+    for c in ("paused", "ringing", "alarm ringing"):
+        check(sum(table[c].values()) <= 1, f"nothing changes while {c}", table[c])
+
+
+async def main(args):
+    work = Path(tempfile.mkdtemp(prefix="ha-test-"))
+    broker, broker_port = start_broker(work)
+    ha = HomeAssistant(sys.executable, work)
+    tock = Tock(args.tock, work, broker_port)
+    t0 = time.monotonic()
+    try:
+        await ha.start()
+        print(f"home assistant up in {time.monotonic() - t0:.1f} s", flush=True)
+        await ha.onboard()
+        flow = await ha.add_mqtt(broker_port)
+        check(flow.get("type") == "create_entry", "the MQTT entry is created through the config flow", flow)
+        tock.start()
+        expected = OLD_ENTITIES if args.old else ENTITIES
+
+        async def discovered():
+            reg, _ = await ha.call(type="config/entity_registry/list")
+            mine = {e["entity_id"]: e for e in reg if e["platform"] == "mqtt"}
+            return mine if set(expected) <= set(mine) else None
+        reg = await wait_for(discovered, 30, "every Tock entity in the registry")
+        await asyncio.sleep(2)
+        if not args.old:
+            configs = retained_configs(broker_port)
+            check(len(configs) == len(ENTITIES) + len(TRIGGERS), "a discovery config per entity and trigger", sorted(configs))
+            problems = schema_problems(configs, work)
+            check(not problems, "every config passes Home Assistant's own schema for its platform", "\n".join(problems))
+
+        if args.old:
+            await measure(ha, tock, args, OLD_ENTITIES, None, lambda: [])
+            return 0
+        # The entity table.
+        devices, _ = await ha.call(type="config/device_registry/list")
+        tock_devices = {e["device_id"] for e in reg.values()}
+        check(len(tock_devices) == 1, "every entity belongs to one device", tock_devices)
+        dev = next((d for d in devices if d["id"] in tock_devices), {})
+        check(dev.get("name") == f"Tock {NODE}" and dev.get("manufacturer") == "Tock", "the device", dev)
+        check(set(reg) == set(ENTITIES), "exactly the expected entities", sorted(set(reg) ^ set(ENTITIES)))
+        print("\n| entity | name | state | device class | unit |\n|---|---|---|---|---|")
+        for eid, (dc, unit) in ENTITIES.items():
+            s = await ha.state(eid) or {"state": None, "attributes": {}}
+            a = s["attributes"]
+            print(f"| `{eid}` | {a.get('friendly_name')} | {s['state']} | {a.get('device_class') or ''} | {a.get('unit_of_measurement') or ''} |")
+            check(a.get("device_class") == dc and a.get("unit_of_measurement") == unit, f"{eid}: device class and unit",
+                  (a.get("device_class"), a.get("unit_of_measurement")))
+        print()
+        check(await ha.value("text.tock_kitchen_preset") == "5m", "the preset shows")
+
+        # Every command.
+        await ha.service("button", "press", "button.tock_kitchen_start")
+        check(await ha.wait_value("sensor.tock_kitchen_state", "running"), "Start")
+        await ha.service("button", "press", "button.tock_kitchen_stop")
+        check(await ha.wait_value("sensor.tock_kitchen_state", "paused"), "Stop")
+        await ha.service("button", "press", "button.tock_kitchen_reset")
+        check(await ha.wait_value("sensor.tock_kitchen_state", "ready"), "Reset")
+        await ha.service("text", "set_value", "text.tock_kitchen_preset", value="12m30s")
+        check(await ha.wait_value("text.tock_kitchen_preset", "12m30s"), "Preset")
+        await ha.service("select", "select_option", "select.tock_kitchen_mode", option="interval")
+        check(await ha.wait_value("select.tock_kitchen_mode", "interval"), "Mode interval")
+        check(await ha.wait_value("text.tock_kitchen_preset", "unavailable"), "the preset is unavailable in interval mode")
+        await ha.service("select", "select_option", "select.tock_kitchen_mode", option="timer")
+        check(await ha.wait_value("select.tock_kitchen_mode", "timer"), "Mode timer")
+        check(await ha.wait_value("text.tock_kitchen_preset", "12m30s"), "back in timer mode the preset is the one set before")
+        await ha.service("switch", "turn_off", "switch.tock_kitchen_alarm_1")
+        check(await ha.wait_value("switch.tock_kitchen_alarm_1", "off"), "the alarm switch turns alarm 1 off")
+        await ha.service("switch", "turn_on", "switch.tock_kitchen_alarm_1")
+        check(await ha.wait_value("switch.tock_kitchen_alarm_1", "on"), "and on")
+        check(await ha.value("button.tock_kitchen_snooze") == "unavailable", "Snooze is unavailable while no alarm rings")
+
+        # Triggers, and state changes per minute in each state.
+
+        async def subscribe_trigger(type_, subtype):
+            _, sub = await ha.call(type="subscribe_trigger", trigger={
+                "platform": "device", "domain": "mqtt", "device_id": dev["id"], "type": type_, "subtype": subtype})
+            return sub
+        trigger_ids = {await subscribe_trigger(t, s): t for t, s in TRIGGERS}
+
+        def triggers_seen():
+            seen = []
+            kept = []
+            while not ha.events.empty():
+                ev = ha.events.get_nowait()
+                if ev["id"] in trigger_ids:
+                    seen.append(trigger_ids[ev["id"]])
+                else:
+                    kept.append(ev)
+            for ev in kept:
+                ha.events.put_nowait(ev)
+            return seen
+
+        await measure(ha, tock, args, ENTITIES, dev, triggers_seen)
+
+        # Availability.
+        tock.stop(signal.SIGTERM)
+        check(await ha.wait_value("sensor.tock_kitchen_state", "unavailable"), "unavailable after a clean stop")
+        tock.start()
+        check(await ha.wait_value("sensor.tock_kitchen_state", "ready", 15), "available again after a restart")
+        tock.stop(signal.SIGKILL)
+        check(await ha.wait_value("sensor.tock_kitchen_state", "unavailable", 15), "unavailable after a SIGKILL (the Last Will)")
+        tock.start()
+        check(await ha.wait_value("sensor.tock_kitchen_state", "ready", 15), "available again after the restart")
+        check(await ha.value("text.tock_kitchen_preset") == "2h", "the preset after the restart")
+        tock.stop()
+    finally:
+        await ha.stop()
+        if tock.process and tock.process.poll() is None:
+            tock.stop()
+        broker.terminate()
+        broker.wait(10)
+
+    # The log: nothing about Tock's entities or topics.
+    pattern = re.compile(r"tock|kitchen", re.IGNORECASE)
+    bad = [line for line in ha.log.read_text(errors="replace").splitlines()
+           if (" ERROR " in line or " WARNING " in line) and pattern.search(line)]
+    check(not bad, "no ERROR or WARNING line in Home Assistant's log about Tock", "\n" + "\n".join(bad[:20]))
+    if failures and not args.keep:
+        print(f"(logs kept in {work})")
+    elif not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"ha-test: {len(failures)} failed ({time.monotonic() - t0:.0f} s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--tock", required=True)
+    p.add_argument("--window", type=float, default=60, help="seconds each state is watched for")
+    p.add_argument("--keep", action="store_true")
+    p.add_argument("--old", action="store_true", help="a tock from before: only measure the state changes")
+    sys.exit(asyncio.run(main(p.parse_args())))
