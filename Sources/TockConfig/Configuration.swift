@@ -86,7 +86,9 @@ public struct Configuration: Equatable, Sendable {
             switchPosition = SwitchPosition(rawValue: s)!
         }
         if let n = top["timer"] {
-            let t = r.mapping(n, "timer", allowed: ["presets"])
+            let t = r.mapping(n, "timer", allowed: ["presets", "lead_in", "overrun"])
+            if let v = t["lead_in"], let d = r.duration(v, "timer.lead_in", min: .zero, max: Settings.longestLeadIn) { settings.leadIn = d }
+            if let v = t["overrun"], let b = r.bool(v, "timer.overrun") { settings.overrun = b }
             if let p = t["presets"], let items = r.list(p, "timer.presets") {
                 if items.isEmpty { r.problem(p, "timer.presets", "needs at least one duration") }
                 if items.count > Settings.maxPresets {
@@ -105,7 +107,10 @@ public struct Configuration: Equatable, Sendable {
             }
         }
         if let n = top["interval"] {
-            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds"])
+            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds", "lead_in"])
+            if let v = i["lead_in"], let d = r.duration(v, "interval.lead_in", min: .zero, max: Settings.longestLeadIn) {
+                settings.interval.leadIn = d
+            }
             if let v = i["work"], let d = r.duration(v, "interval.work", min: .seconds(1), max: Settings.longestPreset) { settings.interval.work = d }
             if let v = i["rest"], let d = r.duration(v, "interval.rest", min: .zero, max: Settings.longestPreset) { settings.interval.rest = d }
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }

@@ -22,13 +22,14 @@ public struct IntervalProgram: TimerProgram, Equatable {
         precondition(program.rounds >= 1 && program.work > .zero && program.rest >= .zero, "a valid interval program")
         self.program = program
         self.alarm = alarm
-        lifecycle = Lifecycle(ringFor: alarm.ringFor)
+        lifecycle = Lifecycle(ringFor: alarm.ringFor, leadIn: program.leadIn)
     }
 
     public var total: Duration { program.work * program.rounds + program.rest * (program.rounds - 1) }
 
     /// The phase at an elapsed time before the end.
     public func phase(atElapsed e: Duration) -> Phase {
+        let e = max(e, .zero)  // (a lead-in shows its own count)
         let cycle = program.work + program.rest
         let round = min(Int(e.nanoseconds / cycle.nanoseconds), program.rounds - 1)
         let start = cycle * round
@@ -66,6 +67,7 @@ public struct IntervalProgram: TimerProgram, Equatable {
 
     public func nextDeadline(at now: Now) -> Deadline? {
         guard case .running(let run) = lifecycle.state else { return lifecycle.silenceDue }
+        if let lead = lifecycle.nextLeadInEvent(of: run, after: now.monotonic) { return .monotonic(lead) }
         let e = run.elapsed(at: now.monotonic)
         let end = e >= total ? total : phase(atElapsed: e).endsAt
         return .monotonic(run.instant(whenElapsed: end))
@@ -73,7 +75,10 @@ public struct IntervalProgram: TimerProgram, Equatable {
 
     public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
         var signals: [(Buzzer.Signal, Instant)] = []
-        if case .running(let run) = lifecycle.state, run.elapsed(at: now.monotonic) < total {
+        if case .running(let run) = lifecycle.state, let s = lifecycle.leadInSignal(of: run, at: now.monotonic, start: false) {
+            signals.append(s)
+        }
+        if case .running(let run) = lifecycle.state, run.elapsed(at: now.monotonic) >= .zero, run.elapsed(at: now.monotonic) < total {
             // The phase that began most recently, if it began just now.
             let p = phase(atElapsed: run.elapsed(at: now.monotonic))
             let began = p.endsAt - (p.resting ? program.rest : program.work)
@@ -100,11 +105,11 @@ public struct IntervalProgram: TimerProgram, Equatable {
     public func progress(at now: Now) -> Progress {
         let elapsed: Duration
         switch lifecycle.state {
-        case .running(let run): elapsed = min(run.elapsed(at: now.monotonic), total)
-        case .paused(let e, _): elapsed = e
+        case .running(let run): elapsed = min(max(run.elapsed(at: now.monotonic), .zero), total)
+        case .paused(let e, _): elapsed = max(e, .zero)
         case .ringing, .done: elapsed = total
         case .ready: elapsed = .zero
         }
-        return Progress(elapsed: elapsed, remaining: total - elapsed)
+        return Progress(elapsed: elapsed, remaining: total - elapsed, leadIn: lifecycle.leadInLeft(at: now.monotonic))
     }
 }

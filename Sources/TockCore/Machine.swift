@@ -130,6 +130,9 @@ public struct Machine: Sendable {
         case .wake:
             break
         case .clockStepped:
+            // The state file's instants are on the wall clock: write them
+            // again as the stepped clock reads them.
+            persisted = nil
             advanceAlarms(to: now)
             catchUp(to: now)
             apply(program.clockStepped(at: now))

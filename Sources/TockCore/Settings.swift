@@ -20,8 +20,17 @@ public struct Settings: Equatable, Sendable {
     /// A fleet group (`mqtt.group`): presses act on every member at one
     /// agreed instant instead of at once.
     public var group: GroupSettings? = nil
+    /// A get-ready count before a timer's count starts (`timer.lead_in`;
+    /// zero: none).
+    public var leadIn: Duration = .zero
+    /// After a count-down rings, count up how long it is over
+    /// (`timer.overrun`).
+    public var overrun = false
 
     public init() {}
+
+    /// The longest lead-in a configuration may ask for.
+    public static let longestLeadIn: Duration = .seconds(60)
 
     /// The most presets a configuration file (and so the state file) holds.
     public static let maxPresets = 20
@@ -44,6 +53,8 @@ public struct IntervalSettings: Equatable, Sendable {
     public var work: Duration = .seconds(30)
     public var rest: Duration = .seconds(10)
     public var rounds: Int = 8
+    /// A get-ready count before the first round (`interval.lead_in`).
+    public var leadIn: Duration = .zero
     public init() {}
 }
 

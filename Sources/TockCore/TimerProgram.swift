@@ -26,6 +26,8 @@ public protocol TimerProgram: Sendable, Equatable {
     var ringingSince: Instant? { get }
     /// Whether the program is in a rest phase (interval programs).
     func resting(at now: Now) -> Bool
+    /// Nothing is counting or sounding: the panel may show the idle clock.
+    var isIdle: Bool { get }
 
     /// How a button acts in the current state.
     func pressStyle(_ button: Button) -> PressStyle
@@ -56,7 +58,6 @@ extension TimerProgram {
     public func resting(at now: Now) -> Bool { false }
     public mutating func noteSwitch(_ position: SwitchPosition) {}
 
-    /// Nothing is counting or sounding: the panel may show the idle clock.
     public var isIdle: Bool { stateName == .ready || stateName == .done }
 
     /// Whether another program is this one in the same state.
