@@ -78,6 +78,7 @@ public struct Configuration: Equatable, Sendable {
     }
 
     private mutating func read(_ root: Node, _ r: ConfigReader) {
+        var programsNode: Node?
         let top = r.mapping(root, "", allowed: Self.topKeys)
         if let n = top["mode"], let m = r.choice(n, "mode", Settings.Mode.allCases.map(\.rawValue)) {
             settings.mode = Settings.Mode(rawValue: m)!
@@ -107,7 +108,8 @@ public struct Configuration: Equatable, Sendable {
             }
         }
         if let n = top["interval"] {
-            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds", "lead_in"])
+            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds", "lead_in", "programs"])
+            if let v = i["programs"] { programsNode = v }
             if let v = i["lead_in"], let d = r.duration(v, "interval.lead_in", min: .zero, max: Settings.longestLeadIn) {
                 settings.interval.leadIn = d
             }
@@ -150,6 +152,7 @@ public struct Configuration: Equatable, Sendable {
             scheduling = sched
         }
         if let n = top["mqtt"] { readMqtt(n, r) }
+        if let n = programsNode { readPrograms(n, r) }  // (after display.digits: names must fit)
         readHardware(top, r)
         checkLines(top, r)
         // Cross-field rules.

@@ -77,6 +77,8 @@ public final class ControlService {
         let progress = shell.progress()
         if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }
         if let r = progress.remaining { s["remaining_ms"] = r.nanoseconds / 1_000_000 }
+        if let l = progress.leadIn { s["lead_in_ms"] = l.nanoseconds / 1_000_000 }
+        if let o = progress.overrun { s["overrun_ms"] = o.nanoseconds / 1_000_000 }
         for extra in statusExtras { extra(&s) }
         return s
     }

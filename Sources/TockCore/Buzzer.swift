@@ -5,12 +5,16 @@
 public struct Buzzer: Equatable, Sendable {
     public enum Signal: Equatable, Sendable {
         case no, phase, warning
+        /// A named program's work and rest phases begin.
+        case work, rest
 
         var pattern: BuzzerPattern {
             switch self {
             case .no: .no
             case .phase: .phase
             case .warning: .warning
+            case .work: .work
+            case .rest: .rest
             }
         }
     }

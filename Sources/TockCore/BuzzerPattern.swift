@@ -63,6 +63,12 @@ public struct BuzzerPattern: Equatable, Sendable {
 
     /// One short beep at an interval program's phase change.
     public static let phase = BuzzerPattern(steps: [Step(mid, .milliseconds(300))], repeats: false)
+    /// A named program's work phase begins: one long blast.
+    public static let work = BuzzerPattern(steps: [Step(high, .milliseconds(700))], repeats: false)
+    /// A named program's rest begins: two short blasts.
+    public static let rest = BuzzerPattern(steps: [
+        Step(mid, .milliseconds(200)), Step(nil, .milliseconds(150)), Step(mid, .milliseconds(200)),
+    ], repeats: false)
     /// A last-seconds warning tick.
     public static let warning = BuzzerPattern(steps: [Step(mid, .milliseconds(80))], repeats: false)
     /// The short low "no" chirp for a button that does nothing now.

@@ -52,6 +52,8 @@ extension Machine {
         case stateChanged(StateName)
         /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
         indirect case alarm(AlarmClock.Notice)
+        /// A named interval program's round (or set) changed.
+        case round(RoundReport)
         /// A request was refused; the machine is as it was before it.
         case refused(Refusal)
     }

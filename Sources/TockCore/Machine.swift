@@ -50,6 +50,7 @@ public struct Machine: Sendable {
         var frame: Frame?
         var tone: Tone?? = .none
         var state: StateName?
+        var round: RoundReport?
         var leds: [String: Bool] = [:]
     }
 
@@ -261,6 +262,7 @@ public struct Machine: Sendable {
         if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
         let state = program.stateName
         if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
+        if let round = program.round(at: now), round != shown.round { out.append(.round(round)); shown.round = round }
         for (name, lit) in leds(at: now) where shown.leds[name] != lit {
             out.append(.led(name, lit))
             shown.leds[name] = lit

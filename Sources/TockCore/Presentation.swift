@@ -34,6 +34,8 @@ public enum DisplayContent: Equatable, Sendable {
     case leadIn(Duration)
     /// How long a count-down is over (counting up from its zero).
     case overrun(Duration)
+    /// A program's round (and set), shown for a moment.
+    case round(Int, set: Int?)
     /// Fixed text in display notation (see `Frame.init(text:digits:)`).
     case text(String)
     /// The local time of day (time since local midnight), or nil while the
@@ -45,7 +47,7 @@ public enum DisplayContent: Equatable, Sendable {
         switch self {
         case .down(let v), .calendar(let v), .interval(let v, _, _, _), .leadIn(let v): return (v, false)
         case .up(let v), .stopwatch(let v), .overrun(let v): return (v, true)
-        case .text, .timeOfDay: return nil
+        case .text, .timeOfDay, .round: return nil
         }
     }
 }

@@ -7,6 +7,10 @@ public struct Progress: Equatable, Sendable {
     public var leadIn: Duration? = nil
     /// How long a count-down is over, while its overrun counts.
     public var overrun: Duration? = nil
+    /// A named program's round (and set), its name, and a For Time's finish.
+    public var round: RoundReport? = nil
+    public var program: String? = nil
+    public var finish: Duration? = nil
     public init(elapsed: Duration? = nil, remaining: Duration? = nil, leadIn: Duration? = nil, overrun: Duration? = nil) {
         self.elapsed = elapsed
         self.remaining = remaining

@@ -45,6 +45,11 @@ public struct Renderer: Sendable {
         switch content {
         case .text(let s):
             return s
+        case .round(let round, let set):
+            // `r 12`, `r  3`, with a set `2.r12`; eight digits: `roUnd 12`, `2. rnd 12`.
+            let r = round < 10 ? " \(round % 100)" : "\(round % 100)"
+            guard let set else { return digits == 4 ? "r " + r : "roUnd " + r }
+            return digits == 4 ? "\(set % 10).r" + r : "\(set % 10). rnd " + r
         case .leadIn(let v):
             let s = String(seconds(v, up: false))
             let prefix = digits == 4 ? "Pr" : "rEAdy "

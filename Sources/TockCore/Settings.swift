@@ -55,6 +55,9 @@ public struct IntervalSettings: Equatable, Sendable {
     public var rounds: Int = 8
     /// A get-ready count before the first round (`interval.lead_in`).
     public var leadIn: Duration = .zero
+    /// Named programs (`interval.programs`), cycled with Reset in ready;
+    /// empty: the one program above.
+    public var programs: [NamedProgram] = []
     public init() {}
 }
 

@@ -38,6 +38,11 @@ public struct Snapshot: Equatable, Sendable, Codable {
     public var leadIn: Int64?
     /// The wall instant a count-down reached zero, while its overrun counts.
     public var overrunSince: Int64?
+    /// A named interval program: which one (its place in the list), the
+    /// rounds an AMRAP counted, a For Time's finish (nanoseconds).
+    public var program: Int?
+    public var roundsCounted: Int?
+    public var finish: Int64?
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
@@ -80,6 +85,12 @@ public struct Snapshot: Equatable, Sendable, Codable {
         if let l = leadIn, !(0...Settings.longestLeadIn.nanoseconds).contains(l) {
             throw c.refusal(.leadIn, "a lead-in of \(l) ns is not 0 to 60 s")
         }
+        program = try c.decodeIfPresent(Int.self, forKey: .program)
+        if let p = program, !(0..<Settings.maxPresets).contains(p) { throw c.refusal(.program, "program \(p) is not 0 to \(Settings.maxPresets - 1)") }
+        roundsCounted = try c.decodeIfPresent(Int.self, forKey: .roundsCounted)
+        if let r = roundsCounted, !(0...9_999).contains(r) { throw c.refusal(.roundsCounted, "\(r) rounds is not 0 to 9999") }
+        finish = try c.decodeIfPresent(Int64.self, forKey: .finish)
+        if let f = finish { do { _ = try Duration.checked(nanoseconds: f) } catch { throw c.refusal(.finish, error.description) } }
         overrunSince = try c.decodeIfPresent(Int64.self, forKey: .overrunSince)
         if let o = overrunSince {
             do { _ = try WallTime(checked: o) } catch { throw c.refusal(.overrunSince, error.description) }
@@ -210,10 +221,20 @@ extension IntervalProgram {
     public func snapshot(at now: Now) -> Snapshot {
         var s = Snapshot(mode: .interval, phase: lifecycle.phase(at: now), presets: [], presetIndex: 0, direction: .down)
         s.leadIn = lifecycle.storedLeadIn > .zero ? lifecycle.storedLeadIn.nanoseconds : nil
+        if named {
+            s.program = selected
+            s.roundsCounted = roundsCounted > 0 ? roundsCounted : nil
+            s.finish = finish?.nanoseconds
+        }
         return s
     }
 
     public mutating func restore(_ s: Snapshot, at now: Now) {
+        if named, let p = s.program, p < plans.count {
+            selected = p
+            roundsCounted = s.roundsCounted ?? 0
+            finish = s.finish.map { .nanoseconds($0) }
+        }
         let total = total
         lifecycle.restore(s.phase, leadIn: .nanoseconds(s.leadIn ?? 0), at: now) { $0.instant(whenElapsed: total) }
     }

@@ -48,6 +48,8 @@ public protocol TimerProgram: Sendable, Equatable {
     func presentation(at now: Now) -> Presentation
     /// How far it has come (for the status and the MQTT link).
     func progress(at now: Now) -> Progress
+    /// A named program's round (and set), for the trace and the links.
+    func round(at now: Now) -> RoundReport?
 
     /// What to remember across a restart (see `Snapshot`).
     func snapshot(at now: Now) -> Snapshot
@@ -56,6 +58,7 @@ public protocol TimerProgram: Sendable, Equatable {
 
 extension TimerProgram {
     public func resting(at now: Now) -> Bool { false }
+    public func round(at now: Now) -> RoundReport? { nil }
     public mutating func noteSwitch(_ position: SwitchPosition) {}
 
     public var isIdle: Bool { stateName == .ready || stateName == .done }

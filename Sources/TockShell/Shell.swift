@@ -167,6 +167,8 @@ public final class Shell {
                 log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
             case .command(.group(let change)):
                 onGroupChange?(change)
+            case .report(.round(let r)):
+                log.info("round \(r.round)\(r.set.map { " of set \($0)" } ?? "")")
             case .report(.refused):
                 break  // (thrown by `request`)
             }
