@@ -102,8 +102,7 @@ public struct IntervalProgram: TimerProgram, Equatable {
         if named {
             switch (lifecycle.state, action) {
             case (.ready, .pressed(.reset)):
-                selected = (selected + 1) % plans.count
-                notice = (.name, t + Self.nameFor)
+                select((selected + 1) % plans.count, at: t)
                 return []
             case (.running(let run), .pressed(.start)) where run.elapsed(at: t) >= .zero:
                 if plan.isAmrap { roundsCounted += 1 }
@@ -127,6 +126,15 @@ public struct IntervalProgram: TimerProgram, Equatable {
         }
         if case .running = lifecycle.state { notice = nil }
         return []
+    }
+
+    /// Select program `index` and show its name (back to ready).
+    mutating func select(_ index: Int, at t: Instant) {
+        selected = index
+        lifecycle.state = .ready
+        roundsCounted = 0
+        finish = nil
+        notice = (.name, t + Self.nameFor)
     }
 
     public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {

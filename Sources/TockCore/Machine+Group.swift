@@ -20,7 +20,7 @@ public struct GroupChange: Equatable, Sendable {
     /// What caused a change: a button, or a request from outside the
     /// panel (the raw value is what the group message carries).
     public enum Press: String, CaseIterable, Sendable {
-        case start, stop, reset, set, mode
+        case start, stop, reset, set, mode, program
 
         init(_ button: Button) {
             switch button {

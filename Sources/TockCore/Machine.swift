@@ -145,7 +145,7 @@ public struct Machine: Sendable {
             return Output()
         case .reconfigure(let settings):
             self = reconfigured(settings, at: now)
-        case .setPreset, .setMode, .editAlarms, .adoptGroup:
+        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram:
             let before = self
             do throws(Refusal) {
                 try request(input, at: now)
@@ -165,6 +165,7 @@ public struct Machine: Sendable {
         switch input {
         case .setPreset(let d): try setPreset(d, at: now)
         case .setMode(let mode): try setMode(mode, at: now)
+        case .selectProgram(let name): try selectProgram(name, at: now)
         case .editAlarms(let edit): try editAlarms(edit, at: now)
         case .adoptGroup(let state): try adoptGroup(state, at: now)
         default: break

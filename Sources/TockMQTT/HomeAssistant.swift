@@ -10,7 +10,9 @@ import TockControl
 public enum HomeAssistant {
     /// The entities, as (topic, payload). The payloads' shape is written
     /// down in Tests/mqtt/ha-discovery.schema.json and checked against it.
-    public static func configs(_ c: MqttConfig, version: String) -> [(topic: String, payload: [String: Any])] {
+    /// With `programs` (the names of `interval.programs`), a select for the
+    /// program and a sensor for the round too.
+    public static func configs(_ c: MqttConfig, version: String, programs: [String] = []) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [
@@ -34,6 +36,11 @@ public enum HomeAssistant {
             return ("\(c.discoveryPrefix)/\(component)/\(node)/\(object)/config", payload)
         }
         func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
+        let gym = programs.isEmpty ? [] : [
+            entity("select", "program", "Program", ["command_topic": "\(p)/cmd", "state_topic": "\(p)/program",
+                                                    "command_template": #"{"cmd":"program","name":"{{ value }}"}"#, "options": programs]),
+            entity("sensor", "round", "Round", ["state_topic": "\(p)/round", "icon": "mdi:counter", "state_class": "measurement"]),
+        ]
         return [
             entity("sensor", "state", "State", ["state_topic": "\(p)/state", "icon": "mdi:timer-outline"]),
             entity("sensor", "display", "Display", ["state_topic": "\(p)/display", "icon": "mdi:numeric"]),
@@ -49,6 +56,6 @@ public enum HomeAssistant {
                                                 "command_template": #"{"cmd":"set","duration":"{{ value }}"}"#,
                                                 "pattern": "^[0-9][0-9hms:.]*$",
                                                 "min": 0, "max": 16]),
-        ]
+        ] + gym
     }
 }

@@ -80,7 +80,7 @@ public final class MqttBridge {
         client.subscribe(commandTopic)
         published = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
-        for (topic, payload) in HomeAssistant.configs(config, version: Self.version) {
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, programs: shell.core.settings.interval.programs.map(\.name)) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
         }
         publishState(force: true)
@@ -113,6 +113,8 @@ public final class MqttBridge {
             ("preset", core.presets.map { DurationText.format($0.current) } ?? ""),
             ("buzzer", shell.tone != nil ? "on" : "off"),
         ]
+        if let name = progress.program { values.append(("program", name)) }
+        if let r = progress.round { values.append(("round", "\(r.round)")) }
         let displayChanged = published["display"] != values[1].1 || published["state"] != values[0].1
         if force || displayChanged {
             values.append(("elapsed_ms", progress.elapsed.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))

@@ -81,6 +81,9 @@ public final class Shell {
     /// `tock mode`: change the mode.
     public func setMode(_ mode: Settings.Mode) throws(Machine.Refusal) { try request(.setMode(mode)) }
 
+    /// `tock program NAME`: select a named interval program.
+    public func selectProgram(_ name: String) throws(Machine.Refusal) { try request(.selectProgram(name)) }
+
     /// `tock alarm add|rm|on|off|skip-next`.
     public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
 

@@ -12,6 +12,7 @@ public final class TraceWriter {
     private let leds: Set<String>
     private let sink: (String) -> Void
     private var buzzer: Bool? = nil
+    private var set: Int? = nil
 
     /// `sink` receives each line without its newline.
     public init(origin: Instant, leds: [String], sink: @escaping (String) -> Void) {
@@ -37,7 +38,8 @@ public final class TraceWriter {
             write(t, "\(json("led." + name)):\(lit)")
         case .report(.round(let r)):
             write(t, "\"round\":\(r.round)")
-            if let set = r.set { write(t, "\"set\":\(set)") }
+            if let s = r.set, s != set { write(t, "\"set\":\(s)") }
+            set = r.set
         case .report(.alarm(let notice)):
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
         case .command(.group(let change)):

@@ -1,0 +1,77 @@
+import Testing
+@testable import TockConfig
+import TockCore
+
+/// `timer.lead_in`, `timer.overrun`, `interval.lead_in` and
+/// `interval.programs`, with `file:line: key` errors.
+@Suite struct GymConfigTests {
+    func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try Configuration.parse(yaml: yaml, file: "c.yaml")
+            return []
+        } catch let e as ConfigError {
+            return e.problems.map(\.description)
+        } catch {
+            Issue.record("unexpected \(error)")
+            return []
+        }
+    }
+
+    @Test func leadInAndOverrunParseWithDefaultsOff() throws {
+        let d = try Configuration.parse(yaml: "", file: "c.yaml").settings
+        #expect(d.leadIn == .zero && !d.overrun && d.interval.leadIn == .zero && d.interval.programs.isEmpty)
+        let s = try Configuration.parse(yaml: "timer: {presets: [5m], lead_in: 10s, overrun: true}\ninterval: {lead_in: 5s}", file: "c.yaml").settings
+        #expect(s.leadIn == .seconds(10) && s.overrun && s.interval.leadIn == .seconds(5))
+    }
+
+    @Test func badLeadInAndOverrunNameTheLineAndKey() {
+        let p = problems("timer:\n  lead_in: 61s\n  overrun: maybe\ninterval: {lead_in: soon}")
+        #expect(p.contains { $0.hasPrefix("c.yaml:2: timer.lead_in: 61s is too long (at most 1m)") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:3: timer.overrun:") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:4: interval.lead_in:") })
+    }
+
+    @Test func everyKindOfProgramParses() throws {
+        let yaml = """
+        mode: interval
+        interval:
+          programs:
+            - {name: tAbA, kind: tabata}
+            - {name: t2, kind: tabata, work: 30s, rounds: 6}
+            - {name: Int, kind: intervals, work: 40s, rest: 20s, rounds: 5, sets: 3, set_rest: 2m}
+            - {name: E1, kind: emom, every: 1m, rounds: 10}
+            - {name: A20, kind: amrap, cap: 20m}
+            - {name: Ft, kind: for_time, cap: 15m}
+        """
+        let p = try Configuration.parse(yaml: yaml, file: "c.yaml").settings.interval.programs
+        #expect(p.map(\.name) == ["tAbA", "t2", "Int", "E1", "A20", "Ft"])
+        #expect(p[0].kind == .tabata())
+        #expect(p[1].kind == .intervals(work: .seconds(30), rest: .seconds(10), rounds: 6, sets: 1, setRest: .zero))
+        #expect(p[2].kind == .intervals(work: .seconds(40), rest: .seconds(20), rounds: 5, sets: 3, setRest: .seconds(120)))
+        #expect(p[3].kind == .emom(every: .seconds(60), rounds: 10))
+        #expect(p[4].kind == .amrap(cap: .seconds(1200)))
+        #expect(p[5].kind == .forTime(cap: .seconds(900)))
+    }
+
+    @Test func badProgramsNameTheLineAndKey() {
+        let yaml = """
+        interval:
+          programs:
+            - {name: Swim, kind: tabata}
+            - {name: tabata, kind: tabata}
+            - {name: E1, kind: emom, rounds: 10}
+            - {name: A, kind: amrap, cap: 20m, rounds: 3}
+            - {name: X, kind: yoga}
+            - {kind: for_time, cap: 1m}
+        """
+        let p = problems(yaml)
+        #expect(p.contains { $0.hasPrefix("c.yaml:3: interval.programs[0].name: \"Swim\" cannot be drawn on 7 segments") })
+        #expect(p.contains { $0 == "c.yaml:4: interval.programs[1].name: \"tabata\" is longer than the display's 4 digits" })
+        #expect(p.contains { $0 == "c.yaml:5: interval.programs[2].every: needed for kind emom" })
+        #expect(p.contains { $0.hasPrefix("c.yaml:6: interval.programs[3].rounds: does not apply to kind amrap") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:7: interval.programs[4].kind: \"yoga\" is not one of tabata, intervals, emom, amrap, for_time") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:8: interval.programs[5].name: needed") })
+        // Eight digits take longer names.
+        #expect(problems("display: {digits: 8}\ninterval:\n  programs: [{name: tabata, kind: tabata}]").isEmpty)
+    }
+}
