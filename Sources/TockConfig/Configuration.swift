@@ -118,7 +118,11 @@ public struct Configuration: Equatable, Sendable {
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
         }
         if let n = top["alarm"] {
-            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze"])
+            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze", "volume", "tune"])
+            if let v = a["volume"], let k = r.int(v, "alarm.volume", 1...100) { settings.alarm.volume = k }
+            if let v = a["tune"], let text = r.string(v, "alarm.tune") {
+                do { settings.alarm.tune = try RTTTL.parse(text) } catch { r.problem(v, "alarm.tune", error.description) }
+            }
             if let v = a["ring_for"], let d = r.duration(v, "alarm.ring_for", min: .seconds(1), max: .seconds(3600)) { settings.alarm.ringFor = d }
             if let v = a["escalate_after"], let d = r.duration(v, "alarm.escalate_after", min: .zero, max: .seconds(3600)) { settings.alarm.escalateAfter = d }
             if let v = a["warn_last"], let k = r.int(v, "alarm.warn_last", 0...10) { settings.alarm.warnLast = k }

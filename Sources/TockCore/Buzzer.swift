@@ -20,6 +20,11 @@ public struct Buzzer: Equatable, Sendable {
     }
 
     public var escalateAfter: Duration
+    /// `alarm.volume`, given to every tone (1-100).
+    public var volume = 100
+    /// What the alarm plays before it escalates: the double beep, or the
+    /// `alarm.tune` melody.
+    public var alarmPattern = BuzzerPattern.alarm
     /// Ringing since this instant, if ringing.
     public var ringingSince: Instant? = nil
     private var oneShot: (signal: Signal, at: Instant)? = nil
@@ -28,7 +33,11 @@ public struct Buzzer: Equatable, Sendable {
 
     public mutating func play(_ signal: Signal, at t: Instant) { oneShot = (signal, t) }
 
-    public func tone(at t: Instant) -> Tone? { sound(at: t).tone }
+    public func tone(at t: Instant) -> Tone? {
+        guard var tone = sound(at: t).tone else { return nil }
+        tone.volume = volume
+        return tone
+    }
 
     /// The next instant the output may change, if anything is playing.
     public func nextChange(after t: Instant) -> Instant? {
@@ -39,7 +48,7 @@ public struct Buzzer: Equatable, Sendable {
         if let since = ringingSince {
             let ringing = t - since
             if ringing < escalateAfter {
-                let s = BuzzerPattern.alarm.sound(at: ringing)
+                let s = alarmPattern.sound(at: ringing)
                 return (s.tone, min(s.next!, escalateAfter - ringing))
             }
             return BuzzerPattern.alarmEscalated.sound(at: ringing - escalateAfter)
@@ -49,7 +58,7 @@ public struct Buzzer: Equatable, Sendable {
     }
 
     public static func == (a: Buzzer, b: Buzzer) -> Bool {
-        a.escalateAfter == b.escalateAfter && a.ringingSince == b.ringingSince
+        a.escalateAfter == b.escalateAfter && a.ringingSince == b.ringingSince && a.volume == b.volume && a.alarmPattern == b.alarmPattern
             && a.oneShot?.signal == b.oneShot?.signal && a.oneShot?.at == b.oneShot?.at
     }
 }

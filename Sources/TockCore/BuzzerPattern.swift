@@ -1,7 +1,14 @@
-/// A tone for a passive buzzer (an active buzzer ignores the pitch).
+/// A tone for a passive buzzer (an active buzzer ignores the pitch and the
+/// volume).
 public struct Tone: Equatable, Hashable, Sendable {
     public var hertz: Int
-    public init(hertz: Int) { self.hertz = hertz }
+    /// 1 to 100 (`alarm.volume`): a passive buzzer's PWM duty cycle is
+    /// volume / 2 percent, so 100 is the 50 % square wave, the loudest.
+    public var volume: Int
+    public init(hertz: Int, volume: Int = 100) {
+        self.hertz = hertz
+        self.volume = volume
+    }
 }
 
 /// A sequence of sounding and silent steps, played once or repeated.

@@ -101,6 +101,8 @@ public struct Machine: Sendable {
         activeAt = now.monotonic
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
+        buzzer.volume = settings.alarm.volume
+        if let tune = settings.alarm.tune { buzzer.alarmPattern = RTTTL.pattern(tune) }
         renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
         processed = now.monotonic
         lastChange = now.monotonic

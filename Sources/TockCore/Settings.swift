@@ -73,6 +73,11 @@ public struct AlarmSettings: Equatable, Sendable {
     public var chirp: Bool = true
     /// Stop on a ringing daily alarm rings it again after this long.
     public var snooze: Duration = .seconds(9 * 60)
+    /// 1-100: a passive buzzer's loudness (PWM duty cycle); an active
+    /// buzzer ignores it.
+    public var volume = 100
+    /// A melody the alarm plays instead of its double beep (`alarm.tune`).
+    public var tune: [RTTTL.Note]? = nil
     public init() {}
 }
 

@@ -74,4 +74,13 @@ import TockCore
         // Eight digits take longer names.
         #expect(problems("display: {digits: 8}\ninterval:\n  programs: [{name: tabata, kind: tabata}]").isEmpty)
     }
+
+    @Test func volumeAndTuneParseAndBadOnesNameTheLineAndKey() throws {
+        let s = try Configuration.parse(yaml: "alarm:\n  volume: 40\n  tune: \"t:d=4,o=5,b=120:c,e,g\"", file: "c.yaml").settings
+        #expect(s.alarm.volume == 40 && s.alarm.tune?.count == 3)
+        #expect(try Configuration.parse(yaml: "", file: "c.yaml").settings.alarm.volume == 100)
+        let p = problems("alarm:\n  volume: 0\n  tune: \"t:d=4:c,17e\"")
+        #expect(p.contains { $0.hasPrefix("c.yaml:2: alarm.volume:") })
+        #expect(p.contains { $0 == "c.yaml:3: alarm.tune: note 2 \"17e\": length 17 is not 1, 2, 4, 8, 16 or 32" })
+    }
 }
