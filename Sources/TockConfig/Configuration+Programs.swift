@@ -90,3 +90,43 @@ extension Configuration {
         settings.interval.programs = programs
     }
 }
+
+/// `alarm.sounds`: a phase sound as milliseconds on and off, and an
+/// optional pitch: `work: "700"`, `rest: "200 150 200 @2000"`.
+extension Configuration {
+    static let soundNames: [String: (Buzzer.Signal, Int)] = ["work": (.work, 2_700), "rest": (.rest, 2_000), "phase": (.phase, 2_000)]
+
+    mutating func readSounds(_ node: Node, _ r: ConfigReader) {
+        let m = r.mapping(node, "alarm.sounds", allowed: Self.soundNames.keys.sorted())
+        for (name, v) in m {
+            let key = "alarm.sounds.\(name)"
+            let (signal, pitch) = Self.soundNames[name]!
+            guard let text = r.string(v, key) else { continue }
+            do throws(ConfigProblem) {
+                settings.alarm.sounds[signal] = try Self.sound(text, pitch: pitch)
+            } catch {
+                r.problem(v, key, error.message)
+            }
+        }
+    }
+
+    static func sound(_ text: String, pitch: Int) throws(ConfigProblem) -> BuzzerPattern {
+        func refuse(_ why: String) -> ConfigProblem {
+            ConfigProblem(file: "", line: 0, key: "", message: "\(why); write milliseconds on and off, e.g. \"200 150 200\", and a pitch if wanted, \"@2000\"")
+        }
+        var words = text.split(separator: " ").map(String.init)
+        var hertz = pitch
+        if let last = words.last, last.hasPrefix("@") {
+            guard let h = Int(last.dropFirst()), (100...10_000).contains(h) else { throw refuse("\"\(last.prefix(12))\" is not a pitch of 100 to 10000 Hz") }
+            hertz = h
+            words.removeLast()
+        }
+        guard (1...15).contains(words.count) else { throw refuse("\(words.count) steps; 1 to 15") }
+        var steps: [BuzzerPattern.Step] = []
+        for (i, w) in words.enumerated() {
+            guard let ms = Int(w), (1...5_000).contains(ms) else { throw refuse("\"\(w.prefix(12))\" is not 1 to 5000 ms") }
+            steps.append(.init(i % 2 == 0 ? Tone(hertz: hertz) : nil, .milliseconds(ms)))
+        }
+        return BuzzerPattern(steps: steps, repeats: false)
+    }
+}

@@ -118,7 +118,8 @@ public struct Configuration: Equatable, Sendable {
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
         }
         if let n = top["alarm"] {
-            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze", "volume", "tune"])
+            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze", "volume", "tune", "sounds"])
+            if let v = a["sounds"] { readSounds(v, r) }
             if let v = a["volume"], let k = r.int(v, "alarm.volume", 1...100) { settings.alarm.volume = k }
             if let v = a["tune"], let text = r.string(v, "alarm.tune") {
                 do { settings.alarm.tune = try RTTTL.parse(text) } catch { r.problem(v, "alarm.tune", error.description) }

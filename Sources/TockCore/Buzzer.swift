@@ -3,12 +3,12 @@
 /// (phase beep, warning, "no" chirp) play once from the instant they were
 /// raised. The alarm wins over a one-shot.
 public struct Buzzer: Equatable, Sendable {
-    public enum Signal: Equatable, Sendable {
+    public enum Signal: String, Hashable, Sendable, CaseIterable {
         case no, phase, warning
         /// A named program's work and rest phases begin.
         case work, rest
 
-        var pattern: BuzzerPattern {
+        public var pattern: BuzzerPattern {
             switch self {
             case .no: .no
             case .phase: .phase
@@ -25,6 +25,8 @@ public struct Buzzer: Equatable, Sendable {
     /// What the alarm plays before it escalates: the double beep, or the
     /// `alarm.tune` melody.
     public var alarmPattern = BuzzerPattern.alarm
+    /// Signals that play a configured pattern (`alarm.sounds`).
+    public var sounds: [Signal: BuzzerPattern] = [:]
     /// Ringing since this instant, if ringing.
     public var ringingSince: Instant? = nil
     private var oneShot: (signal: Signal, at: Instant)? = nil
@@ -53,12 +55,13 @@ public struct Buzzer: Equatable, Sendable {
             }
             return BuzzerPattern.alarmEscalated.sound(at: ringing - escalateAfter)
         }
-        if let shot = oneShot { return shot.signal.pattern.sound(at: t - shot.at) }
+        if let shot = oneShot { return (sounds[shot.signal] ?? shot.signal.pattern).sound(at: t - shot.at) }
         return (nil, nil)
     }
 
     public static func == (a: Buzzer, b: Buzzer) -> Bool {
         a.escalateAfter == b.escalateAfter && a.ringingSince == b.ringingSince && a.volume == b.volume && a.alarmPattern == b.alarmPattern
+            && a.sounds == b.sounds
             && a.oneShot?.signal == b.oneShot?.signal && a.oneShot?.at == b.oneShot?.at
     }
 }

@@ -181,7 +181,7 @@ public struct IntervalProgram: TimerProgram, Equatable {
             // started in), and only while its beep would still sound.
             // A named program sounds its start too.
             let started = s.start > run.before || (named && s.start == .zero && run.before == .zero)
-            if started, now.monotonic - beganAt < signal.pattern.length {
+            if started, now.monotonic - beganAt < alarm.pattern(signal).length {
                 signals.append((signal, beganAt))
             }
         }

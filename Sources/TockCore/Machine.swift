@@ -102,6 +102,7 @@ public struct Machine: Sendable {
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
         buzzer.volume = settings.alarm.volume
+        buzzer.sounds = settings.alarm.sounds
         if let tune = settings.alarm.tune { buzzer.alarmPattern = RTTTL.pattern(tune) }
         renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
         processed = now.monotonic

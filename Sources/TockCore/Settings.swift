@@ -78,7 +78,13 @@ public struct AlarmSettings: Equatable, Sendable {
     public var volume = 100
     /// A melody the alarm plays instead of its double beep (`alarm.tune`).
     public var tune: [RTTTL.Note]? = nil
+    /// Phase sounds given in the configuration (`alarm.sounds`), in place
+    /// of the built-in patterns.
+    public var sounds: [Buzzer.Signal: BuzzerPattern] = [:]
     public init() {}
+
+    /// What `signal` plays.
+    public func pattern(_ signal: Buzzer.Signal) -> BuzzerPattern { sounds[signal] ?? signal.pattern }
 }
 
 public struct InputSettings: Equatable, Sendable {

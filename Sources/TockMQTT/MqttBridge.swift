@@ -119,7 +119,10 @@ public final class MqttBridge {
         if force || displayChanged {
             values.append(("elapsed_ms", progress.elapsed.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
             values.append(("remaining_ms", progress.remaining.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
-            values.append(("overrun_ms", progress.overrun.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
+            // Only a box whose count-down is over (and once more to clear it).
+            if progress.overrun != nil || published["overrun_ms"].map({ !$0.isEmpty }) == true {
+                values.append(("overrun_ms", progress.overrun.map { "\($0.nanoseconds / 1_000_000)" } ?? ""))
+            }
         }
         for (key, value) in values where force || published[key] != value {
             published[key] = value

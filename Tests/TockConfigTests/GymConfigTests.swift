@@ -83,4 +83,14 @@ import TockCore
         #expect(p.contains { $0.hasPrefix("c.yaml:2: alarm.volume:") })
         #expect(p.contains { $0 == "c.yaml:3: alarm.tune: note 2 \"17e\": length 17 is not 1, 2, 4, 8, 16 or 32" })
     }
+
+    @Test func phaseSoundsAreConfigurable() throws {
+        let s = try Configuration.parse(yaml: "alarm:\n  sounds: {work: \"500 100 500\", rest: \"100 @1500\"}", file: "c.yaml").settings
+        #expect(s.alarm.sounds[.work] == BuzzerPattern(steps: [.init(Tone(hertz: 2_700), .milliseconds(500)), .init(nil, .milliseconds(100)),
+                                                                .init(Tone(hertz: 2_700), .milliseconds(500))], repeats: false))
+        #expect(s.alarm.sounds[.rest] == BuzzerPattern(steps: [.init(Tone(hertz: 1_500), .milliseconds(100))], repeats: false))
+        let p = problems("alarm:\n  sounds:\n    work: \"long\"\n    end: \"100\"")
+        #expect(p.contains { $0.hasPrefix("c.yaml:3: alarm.sounds.work: \"long\" is not 1 to 5000 ms; write milliseconds on and off") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:4: alarm.sounds.end: unknown key") })
+    }
 }

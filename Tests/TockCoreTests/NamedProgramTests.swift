@@ -150,6 +150,17 @@ import Testing
         #expect(b.display == "r  4")
     }
 
+    @Test func aConfiguredWorkSoundPlaysInsteadOfTheBuiltIn() {
+        var s = settings([NamedProgram(name: "E1", kind: .emom(every: .seconds(60), rounds: 2))])
+        s.alarm.sounds[.work] = BuzzerPattern(steps: [.init(Tone(hertz: 1_000), .milliseconds(100)), .init(nil, .milliseconds(100)),
+                                                      .init(Tone(hertz: 1_000), .milliseconds(100))], repeats: false)
+        var a = VirtualMachine(s)
+        a.press(.start, at: 0)
+        a.run(to: 61)
+        #expect(tones(a, 1_000) == [at(0.02), at(0.2), at(60), at(60.2)])  // (the press is known 20 ms after it began)
+        #expect(tones(a, 2_700).isEmpty)
+    }
+
     @Test func namesAreDrawnWithTheNearestGlyphs() {
         #expect(NamedProgram.label("Tabata") == "tAbAtA")
         #expect(NamedProgram.label("Swim") == nil)  // no glyph for m, k, q, w, x, z
