@@ -101,3 +101,16 @@ import TockControl
         #expect(e?.description == "program needs \"name\": a name from interval.programs")
     }
 }
+
+@Suite struct SimulatorScreenDetailTests {
+    @Test func theStateLineNamesTheProgramRoundLeadInAndOverrun() {
+        var p = Progress(leadIn: .milliseconds(6_200))
+        p.program = "tAbA"
+        p.round = RoundReport(round: 3, set: 2)
+        #expect(SimulatorScreen.detail(p) == "program tAbA · set 2 round 3 · lead-in 7 s")
+        #expect(SimulatorScreen.detail(Progress(overrun: .milliseconds(65_900))) == "over by 65 s")
+        let screen = SimulatorScreen.render(frame: Frame(text: "Pr 7", digits: 4), buzzer: nil, state: .running, leds: [:],
+                                            switchPosition: "down", detail: SimulatorScreen.detail(p), color: false)
+        #expect(screen.contains("state: running   buzzer: off   program tAbA · set 2 round 3 · lead-in 7 s"))
+    }
+}
