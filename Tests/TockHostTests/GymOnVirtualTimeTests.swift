@@ -97,4 +97,65 @@ import TockLoop
         #expect(a.shell.frame?.text == "00:59" && b.shell.frame?.text == "00:59")
         #expect(a.shell.progress().remaining == b.shell.progress().remaining)
     }
+
+    /// The box is dropped without stopping (as SIGKILL or a power cut leave
+    /// it) and a new one starts on the same state file `later` after.
+    func restarted(_ yaml: String, _ path: String, after box: TestBox, later: Duration) throws -> (TestBox, VirtualLoop) {
+        let wall = loop.now().wall + later
+        let next = VirtualLoop(epoch: wall)
+        return (try TestBox(yaml, loop: next, statePath: path), next)
+    }
+
+    func stateFile() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-gym-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("state.json").path
+    }
+
+    @Test func anOverrunSurvivesAClockStepAndAKill() throws {
+        let path = try stateFile()
+        let yaml = "timer: {presets: [10s], overrun: true}"
+        let box = try TestBox(yaml, loop: loop, statePath: path)
+        loop.advance(by: .seconds(60))  // (the state file's write budget is full again)
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .seconds(15))
+        box.shell.action(.pressed(.stop))  // silenced: the overrun goes on
+        loop.advance(by: .seconds(5))
+        #expect(box.shell.frame?.text == "-0:10")
+        loop.stepWall(by: .seconds(-7200))  // NTP corrects a clock two hours fast
+        loop.advance(by: .seconds(2))
+        #expect(box.shell.frame?.text == "-0:12")
+        let (after, next) = try restarted(yaml, path, after: box, later: .seconds(30))
+        next.advance(by: .milliseconds(500))
+        #expect(after.state == "done")
+        #expect(after.shell.frame?.text == "-0:42")
+        #expect(after.shell.progress().overrun == .milliseconds(42_500))
+    }
+
+    @Test func aProgramKilledMidLeadInAndMidRoundResumesExactly() throws {
+        let path = try stateFile()
+        let yaml = programs
+        let box = try TestBox(yaml, loop: loop, statePath: path)
+        loop.advance(by: .seconds(60))
+        box.shell.action(.pressed(.reset))  // E1: every minute, 5 rounds
+        loop.advance(by: .seconds(3))
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .seconds(4))
+        #expect(box.shell.frame?.text == "Pr 6")
+        // Off for 3 s in the lead-in: 3 s of it left when back.
+        let (mid, loop2) = try restarted(yaml, path, after: box, later: .seconds(3))
+        loop2.advance(by: .milliseconds(100))
+        #expect(mid.shell.frame?.text == "Pr 3")
+        loop2.advance(by: .milliseconds(2_900))
+        #expect(mid.shell.frame?.text == "01:00")
+        loop2.advance(by: .seconds(75))  // round 2, 15 s in
+        #expect(mid.shell.progress().round == RoundReport(round: 2))
+        // Off for 100 s mid-round 2: back 55 s into round 3.
+        let wall = loop2.now().wall + .seconds(100)
+        let loop3 = VirtualLoop(epoch: wall)
+        let last = try TestBox(yaml, loop: loop3, statePath: path)
+        loop3.advance(by: .milliseconds(100))
+        #expect(last.shell.progress().round == RoundReport(round: 3) && last.shell.frame?.text == "00:05")
+        #expect(last.shell.progress().program == "E1")
+    }
 }
