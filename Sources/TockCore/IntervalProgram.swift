@@ -52,9 +52,10 @@ public struct IntervalProgram: TimerProgram, Equatable {
             : program.programs.map { ProgramPlan($0.kind) }
     }
 
+    /// What is remembered: a notice on the display is not (it changes no
+    /// state worth writing to the state file).
     public static func == (a: Self, b: Self) -> Bool {
         a.lifecycle == b.lifecycle && a.program == b.program && a.alarm == b.alarm && a.selected == b.selected
-            && a.notice?.kind == b.notice?.kind && a.notice?.until == b.notice?.until
             && a.roundsCounted == b.roundsCounted && a.finish == b.finish
     }
 
