@@ -138,6 +138,13 @@ public struct IntervalProgram: TimerProgram, Equatable {
         notice = (.name, t + Self.nameFor)
     }
 
+    /// The fleet group's change was taken: show what the press would have
+    /// shown here (a program's name, an AMRAP's new round).
+    mutating func adopted(from before: IntervalProgram, at t: Instant) {
+        if selected != before.selected, lifecycle.state == .ready { notice = (.name, t + Self.nameFor) }
+        if roundsCounted > before.roundsCounted { notice = (.round, t + Self.roundFor) }
+    }
+
     public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
         lifecycle.silence()
         return []

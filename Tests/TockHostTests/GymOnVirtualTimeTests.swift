@@ -83,7 +83,9 @@ import TockLoop
         let b = try TestBox(yaml("b"), loop: loop, link: broker.link("b"))
         loop.advance(by: .seconds(1))
         a.shell.action(.pressed(.reset))  // the next program, on both
-        loop.advance(by: .seconds(3))
+        loop.advance(by: .seconds(1))
+        #expect(a.shell.frame?.text == "  E1" && b.shell.frame?.text == "  E1")
+        loop.advance(by: .seconds(2))
         a.shell.action(.pressed(.start))
         loop.advance(by: .seconds(2))
         #expect(a.shell.frame?.text.hasPrefix("Pr") == true)
@@ -157,5 +159,23 @@ import TockLoop
         loop3.advance(by: .milliseconds(100))
         #expect(last.shell.progress().round == RoundReport(round: 3) && last.shell.frame?.text == "00:05")
         #expect(last.shell.progress().program == "E1")
+    }
+}
+
+@Suite struct GymGroupTests {
+    let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+
+    @Test func anAMRAPsRoundPressedOnOneBoxShowsOnEvery() throws {
+        let broker = VirtualBroker(loop: loop)
+        let yaml = { (id: String) in "mqtt: {host: h, client_id: \(id), group: gym}\nmode: interval\ninterval:\n  programs: [{name: A, kind: amrap, cap: 10m}]" }
+        let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"))
+        let b = try TestBox(yaml("b"), loop: loop, link: broker.link("b"))
+        loop.advance(by: .seconds(1))
+        a.shell.action(.pressed(.start))
+        loop.advance(by: .seconds(30))
+        b.shell.action(.pressed(.start))  // a round done, counted on both
+        loop.advance(by: .milliseconds(500))
+        #expect(a.shell.frame?.text == "r  2" && b.shell.frame?.text == "r  2")
+        #expect(a.shell.progress().round == RoundReport(round: 2) && b.shell.progress().round == RoundReport(round: 2))
     }
 }
