@@ -94,7 +94,8 @@ extension Configuration {
 /// `alarm.sounds`: a phase sound as milliseconds on and off, and an
 /// optional pitch: `work: "700"`, `rest: "200 150 200 @2000"`.
 extension Configuration {
-    static let soundNames: [String: (Buzzer.Signal, Int)] = ["work": (.work, 2_700), "rest": (.rest, 2_000), "phase": (.phase, 2_000)]
+    static let soundNames: [String: (Buzzer.Signal, Int)] = ["work": (.work, 2_700), "rest": (.rest, 2_000), "end": (.end, 2_700),
+                                                                  "phase": (.phase, 2_000)]
 
     mutating func readSounds(_ node: Node, _ r: ConfigReader) {
         let m = r.mapping(node, "alarm.sounds", allowed: Self.soundNames.keys.sorted())

@@ -5,8 +5,9 @@
 public struct Buzzer: Equatable, Sendable {
     public enum Signal: String, Hashable, Sendable, CaseIterable {
         case no, phase, warning
-        /// A named program's work and rest phases begin.
-        case work, rest
+        /// A named program's work and rest phases begin, and it ends (the
+        /// end plays before the alarm).
+        case work, rest, end
 
         public var pattern: BuzzerPattern {
             switch self {
@@ -15,6 +16,7 @@ public struct Buzzer: Equatable, Sendable {
             case .warning: .warning
             case .work: .work
             case .rest: .rest
+            case .end: .end
             }
         }
     }
@@ -25,6 +27,8 @@ public struct Buzzer: Equatable, Sendable {
     /// What the alarm plays before it escalates: the double beep, or the
     /// `alarm.tune` melody.
     public var alarmPattern = BuzzerPattern.alarm
+    /// Played first when a ring begins (a named program's end), then the alarm.
+    public var intro: BuzzerPattern? = nil
     /// Signals that play a configured pattern (`alarm.sounds`).
     public var sounds: [Signal: BuzzerPattern] = [:]
     /// Ringing since this instant, if ringing.
@@ -48,7 +52,14 @@ public struct Buzzer: Equatable, Sendable {
 
     private func sound(at t: Instant) -> (tone: Tone?, next: Duration?) {
         if let since = ringingSince {
-            let ringing = t - since
+            var ringing = t - since
+            if let intro {
+                if ringing < intro.length {
+                    let s = intro.sound(at: ringing)
+                    return (s.tone, min(s.next ?? intro.length - ringing, intro.length - ringing))
+                }
+                ringing = ringing - intro.length
+            }
             if ringing < escalateAfter {
                 let s = alarmPattern.sound(at: ringing)
                 return (s.tone, min(s.next!, escalateAfter - ringing))
@@ -61,7 +72,7 @@ public struct Buzzer: Equatable, Sendable {
 
     public static func == (a: Buzzer, b: Buzzer) -> Bool {
         a.escalateAfter == b.escalateAfter && a.ringingSince == b.ringingSince && a.volume == b.volume && a.alarmPattern == b.alarmPattern
-            && a.sounds == b.sounds
+            && a.sounds == b.sounds && a.intro == b.intro
             && a.oneShot?.signal == b.oneShot?.signal && a.oneShot?.at == b.oneShot?.at
     }
 }

@@ -76,6 +76,11 @@ public struct BuzzerPattern: Equatable, Sendable {
     public static let rest = BuzzerPattern(steps: [
         Step(mid, .milliseconds(200)), Step(nil, .milliseconds(150)), Step(mid, .milliseconds(200)),
     ], repeats: false)
+    /// A named program ends: three long blasts, then the alarm.
+    public static let end = BuzzerPattern(steps: [
+        Step(high, .milliseconds(400)), Step(nil, .milliseconds(200)), Step(high, .milliseconds(400)),
+        Step(nil, .milliseconds(200)), Step(high, .milliseconds(400)), Step(nil, .milliseconds(400)),
+    ], repeats: false)
     /// A last-seconds warning tick.
     public static let warning = BuzzerPattern(steps: [Step(mid, .milliseconds(80))], repeats: false)
     /// The short low "no" chirp for a button that does nothing now.

@@ -257,6 +257,9 @@ public struct Machine: Sendable {
         var out = Output()
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
+        // A named program's end sounds its own pattern before the alarm.
+        let programEnds = (program as? IntervalProgram)?.named == true && alarms.ringingSince == nil
+        buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)

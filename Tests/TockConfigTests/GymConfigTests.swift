@@ -89,8 +89,8 @@ import TockCore
         #expect(s.alarm.sounds[.work] == BuzzerPattern(steps: [.init(Tone(hertz: 2_700), .milliseconds(500)), .init(nil, .milliseconds(100)),
                                                                 .init(Tone(hertz: 2_700), .milliseconds(500))], repeats: false))
         #expect(s.alarm.sounds[.rest] == BuzzerPattern(steps: [.init(Tone(hertz: 1_500), .milliseconds(100))], repeats: false))
-        let p = problems("alarm:\n  sounds:\n    work: \"long\"\n    end: \"100\"")
+        let p = problems("alarm:\n  sounds:\n    work: \"long\"\n    finish: \"100\"")
         #expect(p.contains { $0.hasPrefix("c.yaml:3: alarm.sounds.work: \"long\" is not 1 to 5000 ms; write milliseconds on and off") })
-        #expect(p.contains { $0.hasPrefix("c.yaml:4: alarm.sounds.end: unknown key") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:4: alarm.sounds.finish: unknown key") })
     }
 }

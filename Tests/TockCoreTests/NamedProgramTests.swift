@@ -32,6 +32,9 @@ import Testing
         let expectedMid = [at(7), at(8), at(9)] + restStarts.flatMap { [at($0), at($0 + 0.35)] }
         #expect(tones(a, 2_000).filter { $0 < at(240) } == expectedMid)
         #expect(a.times { $0 == .report(.stateChanged(.ringing)) } == [at(240)])
+        // The end: three long 2.7 kHz blasts, then the alarm's 2 kHz double beep from 242.
+        #expect(tones(a, 2_700).filter { $0 >= at(240) } == [at(240), at(240.6), at(241.2)])
+        #expect(tones(a, 2_000).filter { $0 >= at(240) }.prefix(2) == [at(242), at(242.2)])
         #expect(rounds(a).map(\.1.round) == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(rounds(a).dropFirst().map(\.0) == (1..<8).map { at(10 + 30 * Double($0)) })
     }
