@@ -95,7 +95,7 @@ public final class MqttBridge {
         // was, but it is always persisted.
         let shown = output.items.contains {
             switch $0 {
-            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist): true
+            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist), .report(.round): true
             default: false
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TockConfig
 import TockCore
+import TockLinux
 import TockLoop
 @testable import TockHost
 @testable import TockMQTT
@@ -177,5 +178,43 @@ import TockLoop
         loop.advance(by: .milliseconds(500))
         #expect(a.shell.frame?.text == "r  2" && b.shell.frame?.text == "r  2")
         #expect(a.shell.progress().round == RoundReport(round: 2) && b.shell.progress().round == RoundReport(round: 2))
+    }
+}
+
+@Suite struct GymControlSocketTests {
+    let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+
+    @Test func aWatcherIsToldEachRoundAndTheProgramRequestIsAnswered() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-gym-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("s").path
+        let yaml = "mode: interval\ninterval:\n  programs: [{name: tAbA, kind: tabata}, {name: E1, kind: emom, every: 1m, rounds: 3}]"
+        let box = try TestBox(yaml, loop: loop, control: try UnixListener(path: path))
+        func lines(_ c: UnixConnection) -> [String] {
+            var text = ""
+            while (try? c.waitForInput(milliseconds: 0)) == true, let chunk = try? c.read(), !chunk.isEmpty { text += String(decoding: chunk, as: UTF8.self) }
+            return text.split(separator: "\n").map(String.init)
+        }
+        let client = try UnixConnection.connect(to: path)
+        try client.writeAll(Array(#"{"cmd":"program","name":"E1"}"#.utf8 + [10]))
+        loop.advance(by: .milliseconds(1))
+        let answer = reply(lines(client).first ?? "")
+        #expect(answer["program"] as? String == "E1" && answer["display"] as? String == "  E1")
+        let refused = try UnixConnection.connect(to: path)
+        try refused.writeAll(Array(#"{"cmd":"program","name":"yoga"}"#.utf8 + [10]))
+        loop.advance(by: .milliseconds(1))
+        #expect(reply(lines(refused).first ?? "")["error"] as? String == "no program \"yoga\"; the programs are tAbA, E1")
+        let watcher = try UnixConnection.connect(to: path)
+        try watcher.writeAll(Array(#"{"cmd":"watch"}"#.utf8 + [10]))
+        loop.advance(by: .milliseconds(1))
+        _ = lines(watcher)
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .seconds(61))
+        let events = lines(watcher).map(reply)
+        #expect(events.contains { $0["round"] as? Int == 2 })
+        client.close()
+        refused.close()
+        watcher.close()
+        box.host.stop()
     }
 }
