@@ -13,7 +13,8 @@
 #          armhf on a 32-bit one, amd64 on a PC); the binary must be built for it
 # Depends: computed from the binary's shared libraries with dpkg-shlibdeps
 #          (package dpkg-dev), else with ldd and dpkg -S; plus adduser, which
-#          the maintainer scripts use. With --sysroot, dpkg-shlibdeps reads
+#          the maintainer scripts use. Recommends: libmosquitto1 (opened only
+#          with an mqtt: section). With --sysroot, dpkg-shlibdeps reads
 #          the libraries and the dpkg database of DIR (no fallback), and the
 #          binary is stripped with ARCH's binutils (binutils-<triplet>).
 # DEB_MAINTAINER overrides the Maintainer field.
@@ -125,6 +126,10 @@ case $shlibs in
   *) echo "build-deb: the binary does not link libgpiod (Depends: '$shlibs'); is this the tock binary?" >&2; exit 1 ;;
 esac
 depends="$shlibs, adduser"
+# libmosquitto is opened with dlopen only when mqtt: is configured
+# (docs/mqtt.md), so dpkg-shlibdeps cannot see it: recommended, as a box
+# without MQTT runs without it (and without the TLS libraries it brings).
+recommends="libmosquitto1"
 
 installed_size=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 
@@ -136,6 +141,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
+Recommends: $recommends
 Section: misc
 Priority: optional
 Description: timer appliance for Raspberry Pi and other Linux boards

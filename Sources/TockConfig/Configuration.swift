@@ -64,7 +64,11 @@ public struct Configuration: Equatable, Sendable {
     public static func parse(yaml: String, file: String) throws -> Configuration {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // The basic resolver tags every scalar as text: the reader
+            // parses each value itself (durations, numbers, on/off), and
+            // the default resolver's regular expressions, compiled at
+            // first use, were a sixth of the service's start-up.
+            root = try Yams.compose(yaml: yaml, .basic)
         } catch let error as YamlError {
             throw ConfigError(problems: [yamlProblem(error, file: file)])
         }

@@ -237,8 +237,11 @@ public struct Machine: Sendable {
             groupChanges.append(change)
             return
         }
+        // A press is dated at its first edge, but what it sounds can only
+        // start now, once the press is known (debounced): played from the
+        // dated instant, a 60 ms chirp would sound 40 ms.
         let signals = program.handle(action, at: now.at(t))
-        note(signals.map { ($0, t) }, at: t)
+        note(signals.map { ($0, now.monotonic) }, at: t)
     }
 
     mutating func note(_ signals: [(Buzzer.Signal, Instant)], at t: Instant) {

@@ -7,7 +7,7 @@ public struct Settings: Equatable, Sendable {
 
     public var mode: Mode = .timer
     /// Presets for count-down (and the target for count-up in `timer` mode).
-    public var presets: [Duration] = [.seconds(300)]
+    public var presets: [Duration] = [.seconds(300), .seconds(600), .seconds(60)]
     /// The instant a `countdown` counts to.
     public var countdownUntil: WallTime? = nil
     public var interval = IntervalSettings()

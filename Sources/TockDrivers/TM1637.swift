@@ -13,7 +13,12 @@ import TockCore
 /// A frame is written as the datasheet's "write SRAM data in address auto
 /// increment mode": data command setting, then address command setting
 /// with the display data, then display and control command setting. Only
-/// the parts that differ from the last frame are sent.
+/// the parts that differ from the last frame are sent: the data command
+/// (which the chip keeps) only while its state is unknown, the span of
+/// changed grids, the control byte when it changes. Each line's level is
+/// shadowed too, so a line is never set to the level it already has: one
+/// changed digit costs about 50 line operations (each an ioctl on the
+/// kernel's GPIO character device).
 public final class TM1637: SegmentDisplay {
     /// Data command setting: write data to display register, automatic
     /// address adding, normal mode.
@@ -34,6 +39,8 @@ public final class TM1637: SegmentDisplay {
     /// edges through the modules' pull-ups and filter capacitors.
     public let halfPeriod: Duration
 
+    /// Half of a half period: DIO changes in the middle of CLK's low phase.
+    private let quarterPeriod: Duration
     private let pins: any TwoWirePins
     private let delay: any Delay
     private let clockLine: String
@@ -44,6 +51,11 @@ public final class TM1637: SegmentDisplay {
     /// and after a failed transfer left the chip in an unknown state).
     private var registers: [UInt8]?
     private var control: UInt8?
+    /// The levels last driven on CLK and DIO (true = released): both start
+    /// released (`TwoWirePins`); nil = unknown after a failed transfer, so
+    /// the next set is made whatever it is.
+    private var clockLevel: Bool? = true
+    private var dataLevel: Bool? = true
 
     /// - Parameters:
     ///   - clockLine, dataLine: the line names, for error messages only.
@@ -60,6 +72,7 @@ public final class TM1637: SegmentDisplay {
         self.dataLine = dataLine
         self.digits = digits
         self.halfPeriod = halfPeriod
+        self.quarterPeriod = halfPeriod / 2
     }
 
     public func show(_ frame: Frame) throws {
@@ -79,6 +92,8 @@ public final class TM1637: SegmentDisplay {
         } catch {
             registers = nil
             control = nil
+            clockLevel = nil
+            dataLevel = nil
             throw error
         }
     }
@@ -102,7 +117,9 @@ public final class TM1637: SegmentDisplay {
             first = f
             last = wanted.indices.last { wanted[$0] != registers[$0] }!
         }
-        try transfer([Self.dataCommand])
+        // The chip keeps the data command; it is sent again only when the
+        // chip's state is unknown (at start, after a failed transfer).
+        if registers == nil { try transfer([Self.dataCommand]) }
         try transfer([Self.addressCommand + UInt8(first)] + wanted[first...last])
         registers = wanted
     }
@@ -125,48 +142,64 @@ public final class TM1637: SegmentDisplay {
 
     /// From idle (both lines released high): DIO falls while CLK is high.
     private func start() throws {
-        try pins.setClock(true)
-        try pins.setData(true)
+        try setClock(true)
+        try setData(true)
         delay.wait(halfPeriod)
-        try pins.setData(false)
+        try setData(false)
         delay.wait(halfPeriod)
-        try pins.setClock(false)
+        try setClock(false)
     }
 
     /// One bit while CLK is low: DIO changes in the middle of the low
     /// phase (hold after the falling edge, setup before the rising one),
     /// and the chip samples it on the rising edge.
     private func clockOut(_ high: Bool) throws {
-        delay.wait(halfPeriod / 2)
-        try pins.setData(high)
-        delay.wait(halfPeriod / 2)
-        try pins.setClock(true)
+        delay.wait(quarterPeriod)
+        try setData(high)
+        delay.wait(quarterPeriod)
+        try setClock(true)
         delay.wait(halfPeriod)
-        try pins.setClock(false)
+        try setClock(false)
     }
 
     /// The 9th clock: DIO released, the chip holds it low if it took the
     /// byte.
     private func acknowledged() throws -> Bool {
-        delay.wait(halfPeriod / 2)
-        try pins.setData(true)
-        delay.wait(halfPeriod / 2)
-        try pins.setClock(true)
+        delay.wait(quarterPeriod)
+        try setData(true)
+        delay.wait(quarterPeriod)
+        try setClock(true)
         delay.wait(halfPeriod)
         let ack = try !pins.readData()
-        try pins.setClock(false)
+        try setClock(false)
         return ack
     }
 
     /// DIO rises while CLK is high; a half period of idle bus follows
     /// before the next start.
     private func stop() throws {
-        delay.wait(halfPeriod / 2)
-        try pins.setData(false)
-        delay.wait(halfPeriod / 2)
-        try pins.setClock(true)
+        delay.wait(quarterPeriod)
+        try setData(false)
+        delay.wait(quarterPeriod)
+        try setClock(true)
         delay.wait(halfPeriod)
-        try pins.setData(true)
+        try setData(true)
         delay.wait(halfPeriod)
+    }
+
+    // MARK: - Shadowed lines
+
+    private func setClock(_ high: Bool) throws {
+        guard clockLevel != high else { return }
+        clockLevel = nil
+        try pins.setClock(high)
+        clockLevel = high
+    }
+
+    private func setData(_ high: Bool) throws {
+        guard dataLevel != high else { return }
+        dataLevel = nil
+        try pins.setData(high)
+        dataLevel = high
     }
 }

@@ -17,7 +17,7 @@ public protocol SPIDevice: AnyObject {
 /// Two GPIO lines for a bit-banged two-wire bus (TM1637's CLK and DIO).
 /// Both are open drain: `high` releases the line to its pull-up, `low`
 /// drives it down; `readData` samples what is actually on DIO (the
-/// display's ACK).
+/// display's ACK). Both start released (high) when the pins are opened.
 public protocol TwoWirePins: AnyObject {
     func setClock(_ high: Bool) throws
     func setData(_ high: Bool) throws

@@ -34,11 +34,14 @@ public struct SystemClock: Sendable {
 /// The kernel's "synchronised" flag without a system call on every event:
 /// adjtimex(2) is a real one (about 1.4 µs here, against 27 ns for the
 /// vDSO's clock_gettime), and the flag changes about once a boot. A "yes"
-/// (or "cannot say") holds for a minute; a "no" is asked again at every
-/// event, so the first one after NTP has set the clock (usually the step
-/// itself) shows the time at once.
+/// (or "cannot say") holds for a minute; a "no" holds for 10 ms, so the
+/// several clock reads of one wake-up ask once (a Pi without network is
+/// never synchronised, and asked 4-5 times a wake-up before), and the
+/// first wake-up after NTP has set the clock (usually the step itself)
+/// shows the time at once.
 final class SyncFlag: Sendable {
     static let trusted: Int64 = 60_000_000_000
+    static let untrusted: Int64 = 10_000_000
     private let read: @Sendable () -> Bool?
     private let last = Mutex<(at: Int64, value: Bool?)?>(nil)
 
@@ -47,7 +50,7 @@ final class SyncFlag: Sendable {
     /// The flag at `monotonic` (nanoseconds).
     func value(at monotonic: Int64) -> Bool? {
         last.withLock { last in
-            if let l = last, l.value != false, monotonic - l.at < Self.trusted { return l.value }
+            if let l = last, monotonic - l.at < (l.value == false ? Self.untrusted : Self.trusted) { return l.value }
             let v = read()
             last = (monotonic, v)
             return v

@@ -46,5 +46,10 @@ public final class SystemdNotifier {
 }
 
 extension String {
-    fileprivate var replacingNewlines: String { String(map { $0 == "\n" ? " " : $0 }) }
+    /// A newline would end the assignment early. Checked on the bytes: the
+    /// usual text has none and is used as it is.
+    fileprivate var replacingNewlines: String {
+        guard utf8.contains(UInt8(ascii: "\n")) else { return self }
+        return String(decoding: utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
 }

@@ -4,7 +4,6 @@ import TockConfig
 import TockControl
 import TockCore
 import TockLoop
-import TockMQTT
 import TockShell
 
 /// The appliance on MQTT: its state on retained topics under the prefix,

@@ -68,41 +68,54 @@ public final class MqttClient: MqttTransport {
     private var connectedAt: Instant?
     private var briefInARow = 0
 
-    private static let library: Void = { mosquitto_lib_init() }()
+    /// libmosquitto, opened at the first client (docs/mqtt.md): nil once
+    /// loaded and initialised, else why it cannot be.
+    private static let library: String? = load("libmosquitto.so.1")
+
+    static func load(_ name: String) -> String? {
+        var error = [CChar](repeating: 0, count: 512)
+        guard tock_mosquitto_load(name, &error, error.count) == 0 else {
+            return String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        _ = tock_mosquitto_lib_init()
+        return nil
+    }
 
     public init(config: MqttConfig, loop: any EventLoop, log: Logger) throws {
-        _ = Self.library
+        if let why = Self.library {
+            throw HardwareError(.io, "mqtt: cannot load libmosquitto (\(why)): install it (apt install libmosquitto1) or remove the mqtt: section")
+        }
         self.config = config
         self.loop = loop
         self.log = log
-        guard let m = mosquitto_new(config.clientID, true, nil) else {
+        guard let m = tock_mosquitto_new(config.clientID, true, nil) else {
             throw HardwareError(.io, "mqtt: cannot create the client (out of memory?)")
         }
         mosq = m
-        mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
+        tock_mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
+        tock_mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
         let will = Array("offline".utf8)
-        try check(mosquitto_will_set(mosq, "\(config.topicPrefix)/availability", CInt(will.count), will, 1, true), "the last will")
+        try check(tock_mosquitto_will_set(mosq, "\(config.topicPrefix)/availability", CInt(will.count), will, 1, true), "the last will")
         if let user = config.username {
-            try check(mosquitto_username_pw_set(mosq, user, config.password), "the user name")
+            try check(tock_mosquitto_username_pw_set(mosq, user, config.password), "the user name")
         }
         if let tls = config.tls {
-            try check(mosquitto_tls_set(mosq, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "mqtt.tls")
+            try check(tock_mosquitto_tls_set(mosq, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "mqtt.tls")
         }
-        mosquitto_connect_callback_set(mosq) { _, me, rc in MqttClient.from(me).connected(rc) }
-        mosquitto_message_callback_set(mosq) { _, me, message in
+        tock_mosquitto_connect_callback_set(mosq) { _, me, rc in MqttClient.from(me).connected(rc) }
+        tock_mosquitto_message_callback_set(mosq) { _, me, message in
             guard let message else { return }
             let m = message.pointee
             let payload = UnsafeRawBufferPointer(start: m.payload, count: Int(max(m.payloadlen, 0)))
             MqttClient.from(me).onMessage?(String(cString: m.topic), payload, m.retain)
         }
-        mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
+        tock_mosquitto_publish_callback_set(mosq) { _, me, mid in MqttClient.from(me).acknowledged(mid) }
         timer = loop.makeTimer { [weak self] in self?.expire() }
     }
 
     private func now() -> Instant { loop.now().monotonic }
 
-    deinit { mosquitto_destroy(mosq) }
+    deinit { tock_mosquitto_destroy(mosq) }
 
     private static func from(_ p: UnsafeMutableRawPointer?) -> MqttClient { Unmanaged<MqttClient>.fromOpaque(p!).takeUnretainedValue() }
 
@@ -129,7 +142,7 @@ public final class MqttClient: MqttTransport {
         if let m = nextMisc, m <= t, connectThread == nil {
             nextMisc = nil
             measure {
-                let rc = mosquitto_loop_misc(mosq)
+                let rc = tock_mosquitto_loop_misc(mosq)
                 if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_NO_CONN.rawValue { lost(rc) }
             }
         }
@@ -149,7 +162,7 @@ public final class MqttClient: MqttTransport {
     }
 
     public func subscribe(_ topic: String) {
-        let rc = mosquitto_subscribe(mosq, nil, topic, 1)
+        let rc = tock_mosquitto_subscribe(mosq, nil, topic, 1)
         if rc != MOSQ_ERR_SUCCESS.rawValue { log.error("mqtt: cannot subscribe to \(topic): \(Self.text(rc))") }
     }
 
@@ -158,8 +171,8 @@ public final class MqttClient: MqttTransport {
     public func close() {
         if link == .connected, connectThread == nil {
             publish("\(config.topicPrefix)/availability", Array("offline".utf8))
-            _ = mosquitto_loop_write(mosq, 1)
-            mosquitto_disconnect(mosq)
+            _ = tock_mosquitto_loop_write(mosq, 1)
+            tock_mosquitto_disconnect(mosq)
         }
         unwatch()
         lookup = nil
@@ -226,7 +239,7 @@ public final class MqttClient: MqttTransport {
     /// only by the broker's own limit.
     private func fallBackTo311() {
         protocol5 = false
-        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        tock_mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
         link = .down
         unwatch()
         retryAt = now()
@@ -245,7 +258,7 @@ public final class MqttClient: MqttTransport {
             if protocol5, rc == 1 || rc == MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue { return fallBackTo311() }
             let why = login.contains(rc)
                 ? "\(address) refused the login (\(rc == 4 || rc == login[2] ? "bad user name or password" : "not authorised")); check mqtt.username and mqtt.password_file"
-                : "\(address) refused the connection (\(String(cString: protocol5 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc))))"
+                : "\(address) refused the connection (\(String(cString: protocol5 ? tock_mosquitto_reason_string(rc) : tock_mosquitto_connack_string(rc))))"
             failed(why)
             return
         }
@@ -265,7 +278,7 @@ public final class MqttClient: MqttTransport {
 
     private func send(_ topic: String, _ payload: [UInt8], retain: Bool) {
         var mid: CInt = 0
-        let rc = payload.withUnsafeBytes { mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
+        let rc = payload.withUnsafeBytes { tock_mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
         if rc == MOSQ_ERR_SUCCESS.rawValue { inFlight.insert(mid) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
             log.error("mqtt: cannot publish to \(topic): \(Self.text(rc))")
         }
@@ -274,8 +287,8 @@ public final class MqttClient: MqttTransport {
     /// The socket is ready: read what came, write what waits.
     private func ready() {
         measure {
-            var rc = mosquitto_loop_read(mosq, 1)
-            if rc == MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(mosq) >= 0 { rc = mosquitto_loop_write(mosq, 1) }
+            var rc = tock_mosquitto_loop_read(mosq, 1)
+            if rc == MOSQ_ERR_SUCCESS.rawValue, tock_mosquitto_socket(mosq) >= 0 { rc = tock_mosquitto_loop_write(mosq, 1) }
             if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
         }
     }
@@ -329,7 +342,7 @@ public final class MqttClient: MqttTransport {
     /// some queued, and keep the keepalive check armed while connected.
     private func sync() {
         guard connectThread == nil else { return }  // the connect thread has the handle
-        let fd = mosquitto_socket(mosq)
+        let fd = tock_mosquitto_socket(mosq)
         if fd != watched {
             unwatch()
             if fd >= 0 {
@@ -342,7 +355,7 @@ public final class MqttClient: MqttTransport {
             }
         }
         if watched >= 0 {
-            let want = mosquitto_want_write(mosq)
+            let want = tock_mosquitto_want_write(mosq)
             if want != wantsWrite {
                 try? loop.setWritable(watched, want)
                 wantsWrite = want
@@ -376,6 +389,6 @@ public final class MqttClient: MqttTransport {
             return "TLS failed: is the broker's certificate signed by mqtt.tls.ca_file, and does it name mqtt.host? "
                 + "does the broker want a client certificate (mqtt.tls.cert_file, key_file)?"
         }
-        return String(cString: mosquitto_strerror(rc))
+        return String(cString: tock_mosquitto_strerror(rc))
     }
 }

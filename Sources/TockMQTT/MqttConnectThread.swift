@@ -80,13 +80,13 @@ final class MqttConnectThread {
             // Without properties (MQTT 3.1.1) the same call also clears any a
             // previous MQTT 5 connect left on the handle.
             var properties: OpaquePointer?
-            var rc = maxPacket.map { mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), $0) }
+            var rc = maxPacket.map { tock_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), $0) }
                 ?? MOSQ_ERR_SUCCESS.rawValue
             if rc == MOSQ_ERR_SUCCESS.rawValue {
-                rc = mosquitto_connect_bind_v5(mosq, host, port, keepalive, nil, properties)
+                rc = tock_mosquitto_connect_bind_v5(mosq, host, port, keepalive, nil, properties)
             }
             var result = (rc: rc, errno: errno)
-            mosquitto_property_free_all(&properties)
+            tock_mosquitto_property_free_all(&properties)
             _ = write(writeEnd, &result, MemoryLayout.size(ofValue: result))
             Glibc.close(writeEnd)
             owner.release()

@@ -3,7 +3,6 @@ import Logging
 import TockConfig
 import TockCore
 import TockLoop
-import TockMQTT
 import TockShell
 
 /// A fleet group over MQTT: every member subscribes to one retained topic,

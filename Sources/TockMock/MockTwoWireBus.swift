@@ -40,6 +40,10 @@ public final class MockTwoWireBus: TwoWirePins, Delay {
     public private(set) var protocolErrors: [String] = []
     /// Virtual time: the sum of every wait.
     public private(set) var now: Duration = .zero
+    /// Every set and read of a line, as the real backend makes one ioctl
+    /// for each, and the sets that left a line at the level it had.
+    public private(set) var lineOperations = 0
+    public private(set) var redundantSets = 0
 
     // MARK: Wire state
 
@@ -74,7 +78,8 @@ public final class MockTwoWireBus: TwoWirePins, Delay {
     // MARK: TwoWirePins
 
     public func setClock(_ high: Bool) throws {
-        guard high != clock else { return }
+        lineOperations += 1
+        guard high != clock else { redundantSets += 1; return }
         if let last = lastClockEdge, now - last < minimumClockPhase {
             record("CLK \(clock ? "high" : "low") for \((now - last).nanoseconds) ns, shorter than \(minimumClockPhase.nanoseconds) ns")
         }
@@ -84,7 +89,8 @@ public final class MockTwoWireBus: TwoWirePins, Delay {
     }
 
     public func setData(_ high: Bool) throws {
-        guard high != driverData else { return }
+        lineOperations += 1
+        guard high != driverData else { redundantSets += 1; return }
         let before = data
         driverData = high
         guard data != before else { return }
@@ -93,7 +99,10 @@ public final class MockTwoWireBus: TwoWirePins, Delay {
         high ? stopCondition() : startCondition()
     }
 
-    public func readData() throws -> Bool { data }
+    public func readData() throws -> Bool {
+        lineOperations += 1
+        return data
+    }
 
     // MARK: Rendering
 
@@ -120,6 +129,8 @@ public final class MockTwoWireBus: TwoWirePins, Delay {
     public func clearLog() {
         transactions.removeAll()
         protocolErrors.removeAll()
+        lineOperations = 0
+        redundantSets = 0
     }
 
     // MARK: Protocol

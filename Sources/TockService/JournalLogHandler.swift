@@ -1,15 +1,24 @@
 import Foundation
+import Glibc
 import Logging
 
-/// Log lines on standard error with the syslog priority prefix `<N>` that
-/// journald reads (sd-daemon(3)), so `journalctl -p warning -u tock`
-/// filters them; no timestamps, journald adds its own.
+/// Log lines on standard error. Under systemd, where standard error is
+/// journald's stream, each line carries the syslog priority prefix `<N>`
+/// that journald reads (sd-daemon(3)), so `journalctl -p warning -u tock`
+/// filters them; on a terminal or in a file the line is plain text, with
+/// the level named when it is not `info`. No timestamps: journald adds its
+/// own, and a terminal does not need them.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
+    private let journal: Bool
 
-    public init(label: String) { self.label = label }
+    /// `journal` nil: decided from the environment (`JOURNAL_STREAM`).
+    public init(label: String, journal: Bool? = nil) {
+        self.label = label
+        self.journal = journal ?? Self.standardErrorIsJournal()
+    }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -28,7 +37,9 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        FileHandle.standardError.write(Data((Self.format(event.level, event.message.description) + "\n").utf8))
+        let text = journal ? Self.format(event.level, event.message.description)
+            : Self.plain(event.level, event.message.description)
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Every line of a multi-line message gets the prefix, or journald
@@ -37,5 +48,26 @@ public struct JournalLogHandler: LogHandler {
         let prefix = "<\(priority(level))>"
         return message.split(separator: "\n", omittingEmptySubsequences: false)
             .map { prefix + $0 }.joined(separator: "\n")
+    }
+
+    /// The line as a person reads it on a terminal: `warning: ...`,
+    /// `error: ...`; info lines as they are.
+    public static func plain(_ level: Logger.Level, _ message: String) -> String {
+        level == .info ? message : "\(level.rawValue): \(message)"
+    }
+
+    /// systemd sets `JOURNAL_STREAM=<device>:<inode>` for a service whose
+    /// standard error is connected to journald (systemd.exec(5)); the
+    /// variable is inherited by children whose stderr may be elsewhere, so
+    /// it counts only when descriptor 2 is that very stream.
+    public static func standardErrorIsJournal(
+        environment: [String: String] = ProcessInfo.processInfo.environment, descriptor: Int32 = 2
+    ) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"] else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 }

@@ -5,17 +5,28 @@ import TockLinux
 import TockLoop
 
 /// What systemd hears from the service (sd_notify(3)): READY, a STATUS
-/// line when the state or the display changes, RELOADING around a SIGHUP,
+/// line with the state and the display, RELOADING around a SIGHUP,
 /// STOPPING, and the watchdog ping, sent from the loop itself so that a
 /// stuck loop stops pinging and systemd restarts the service.
+///
+/// STATUS goes out only when its text changes, and at most once a second
+/// (`StatusPacer`): a stopwatch changes the display 100 times a second, and
+/// each message would wake PID 1. A batch that leaves the state and the
+/// frame as last reported costs two comparisons; the text is built only
+/// for a message.
 final class ServiceManager {
     private let box: Box
+    private let loop: any EventLoop
     private let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     @exclusivity(unchecked) private var status = ""
+    @exclusivity(unchecked) private var reported: (state: StateName?, frame: Frame?) = (nil, nil)
+    @exclusivity(unchecked) private var pacer = StatusPacer()
     private var watchdog: LoopTimer?
+    private var catchUp: LoopTimer?
 
     init(box: Box, loop: any EventLoop) {
         self.box = box
+        self.loop = loop
         if let interval = notifier.watchdogInterval {
             watchdog = loop.makeTimer { [weak self, unowned loop] in
                 guard let self else { return }
@@ -24,17 +35,49 @@ final class ServiceManager {
             }
             watchdog?.schedule(at: loop.now().monotonic + interval)
         }
+        if notifier.isActive {
+            catchUp = loop.makeTimer { [weak self, unowned loop] in
+                guard let self else { return }
+                pacer.timerFired()
+                sendStatus(at: loop.now().monotonic)
+            }
+        }
     }
 
-    /// After each batch of outputs: a STATUS line if it reads differently.
+    /// After each batch of outputs: a STATUS line if the state or the
+    /// display changed, paced.
     func outputs() {
-        let s = "\(box.shell.state?.rawValue ?? "starting") \(box.shell.frame?.text ?? "")"
+        guard notifier.isActive else { return }
+        let shell = box.shell
+        guard shell.state != reported.state || shell.frame != reported.frame else { return }
+        let t = loop.now().monotonic
+        switch pacer.offer(at: t, nextWake: shell.nextWake) {
+        case .send:
+            sendStatus(at: t)
+        case .armTimer(let due):
+            catchUp?.schedule(at: due)
+        case .wait:
+            break
+        }
+    }
+
+    private func sendStatus(at t: Instant) {
+        let shell = box.shell
+        reported = (shell.state, shell.frame)
+        let s = statusText
         guard s != status else { return }
         status = s
+        pacer.sent(at: t)
+        catchUp?.cancel()
         try? notifier.notify(["STATUS=\(s)"])
     }
 
-    func ready() { try? notifier.notify(["READY=1", "STATUS=\(status)"]) }
+    private var statusText: String { "\(box.shell.state?.rawValue ?? "starting") \(box.shell.frame?.text ?? "")" }
+
+    func ready() {
+        status = statusText
+        try? notifier.notify(["READY=1", "STATUS=\(status)"])
+    }
     func reloading() { try? notifier.notify(["RELOADING=1"]) }
     func reloaded() { try? notifier.notify(["READY=1"]) }
 

@@ -179,6 +179,10 @@ public final class Shell {
         onCommands?(out)
     }
 
+    /// The monotonic wake-up the core last asked for: its next one, or
+    /// one already delivered (compare with the time).
+    public var nextWake: Instant? { asked.monotonic }
+
     /// The core's wake-ups on the loop. A deadline the core asks for again
     /// is left as it is: still scheduled, or, when it has fired, not
     /// rescheduled (a core that hands a delivered deadline back is not

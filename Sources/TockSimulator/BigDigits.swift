@@ -18,9 +18,12 @@ public enum BigDigits {
     /// Rows in a drawn digit.
     public static let height = 5
 
-    static let horizontal = "━━━━"
-    static let vertical = "┃"
-    static let dot = "•"
+    /// Lit strokes are heavy; unlit ones (drawn only with a `dark`
+    /// prefix) are light dotted lines, so the digit reads right even where
+    /// the terminal shows no colour and both come out the same shade.
+    static let horizontal = Glyph(lit: "━━━━", dark: "┈┈┈┈")
+    static let vertical = Glyph(lit: "┃", dark: "┊")
+    static let dot = Glyph(lit: "•", dark: "·")
     static let reset = "\u{1B}[0m"
 
     /// The rows of the picture, top to bottom.
@@ -29,7 +32,7 @@ public enum BigDigits {
     ///   - lit: an ANSI SGR prefix (such as `"\u{1B}[31m"`) for lit segments;
     ///     empty draws them plain.
     ///   - dark: an ANSI SGR prefix for unlit segments, which are then drawn
-    ///     as the same glyph; empty leaves them as spaces.
+    ///     as light dotted strokes; empty leaves them as spaces.
     ///
     /// With both prefixes empty the rows are plain text with trailing spaces
     /// trimmed. Brightness is not drawn.
@@ -75,12 +78,14 @@ public enum BigDigits {
 
     /// One row of the picture as runs of the same kind, so that a run of
     /// lit strokes takes one escape sequence rather than one per glyph.
+    struct Glyph { let lit: String, dark: String }
+
     private struct Row {
         enum Kind: Equatable { case blank, lit, dark }
         var runs: [(kind: Kind, text: String)] = []
 
         mutating func space(_ n: Int) { append(.blank, String(repeating: " ", count: n)) }
-        mutating func stroke(_ glyph: String, _ on: Bool) { append(on ? .lit : .dark, glyph) }
+        mutating func stroke(_ glyph: Glyph, _ on: Bool) { append(on ? .lit : .dark, on ? glyph.lit : glyph.dark) }
 
         private mutating func append(_ kind: Kind, _ text: String) {
             if let last = runs.last, last.kind == kind {

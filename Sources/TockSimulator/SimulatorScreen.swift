@@ -4,7 +4,8 @@ import TockCore
 /// state, the buzzer, the LEDs, the direction switch and the keys.
 public struct SimulatorScreen: Sendable {
     static let title = "Tock desk simulator"
-    static let help = "s start · x stop · r reset · R long reset · S long start (alarms) · u/d switch up/down · q quit"
+    /// The keys, within 80 columns; docs/simulator.md says what each does.
+    static let help = "keys: s start  x stop  r reset  R/S/X held  u/d switch up/down  q quit"
 
     /// Cursor home, then erase the screen (ECMA-48 CUP and ED 2).
     static let homeAndClear = "\u{1B}[H\u{1B}[2J"

@@ -12,7 +12,7 @@ struct ConfigCommand: ParsableCommand {
     )
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a configuration file without touching hardware; print every problem with file, line and key.")
+        static let configuration = CommandConfiguration(commandName: "check", abstract: "Check a configuration file without touching hardware; print every problem with file, line and key.")
 
         @Argument(help: "The configuration file.")
         var file: String

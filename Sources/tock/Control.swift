@@ -75,6 +75,12 @@ func show(_ line: String, json: Bool) throws {
     if obj["ok"] as? Bool == false {
         throw Failure(obj["error"] as? String ?? "refused")
     }
+    print(summary(obj))
+}
+
+/// A snapshot as a line for a person: state, display, mode, preset, switch
+/// and what else is going on.
+func summary(_ obj: [String: Any]) -> String {
     var parts = ["\(obj["state"] ?? "?")", "display \"\(obj["display"] ?? "")\""]
     if let m = obj["mode"] { parts.append("mode \(m)") }
     if let p = obj["preset"] { parts.append("preset \(p)") }
@@ -89,30 +95,43 @@ func show(_ line: String, json: Bool) throws {
     if let g = obj["group"] as? [String: Any], let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }
-    print(parts.joined(separator: ", "))
+    return parts.joined(separator: ", ")
+}
+
+/// An event as `key=value` pairs in key order; a list or an object as
+/// compact JSON, so that every event is one readable line.
+func eventText(_ obj: [String: Any]) -> String {
+    obj.keys.sorted().map { key in
+        let value = obj[key]!
+        guard value is [Any] || value is [String: Any],
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "\(key)=\(value)"
+        }
+        return "\(key)=\(String(decoding: data, as: UTF8.self))"
+    }.joined(separator: " ")
 }
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the running appliance's state.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the running appliance's state.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON reply.") var json = false
     func run() throws { try show(try send(.status, socket: socket), json: json) }
 }
 
 struct Start: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Start.")
+    static let configuration = CommandConfiguration(commandName: "start", abstract: "Press Start.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.start, socket: socket), json: false) }
 }
 
 struct Stop: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Stop.")
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Press Stop.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.stop, socket: socket), json: false) }
 }
 
 struct Reset: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Press Reset.")
+    static let configuration = CommandConfiguration(commandName: "reset", abstract: "Press Reset.")
     @OptionGroup var socket: SocketOption
     func run() throws { try show(try send(.reset, socket: socket), json: false) }
 }
@@ -129,7 +148,7 @@ struct SetPreset: ParsableCommand {
 }
 
 struct Mode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change the mode: timer, stopwatch, countdown or interval.")
+    static let configuration = CommandConfiguration(commandName: "mode", abstract: "Change the mode: timer, stopwatch, countdown or interval.")
     @OptionGroup var socket: SocketOption
     @Argument(help: "timer, stopwatch, countdown or interval.") var mode: String
     func validate() throws {
@@ -139,14 +158,14 @@ struct Mode: ParsableCommand {
 }
 
 struct Program: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Select a named interval program (interval.programs), in ready or done.")
+    static let configuration = CommandConfiguration(commandName: "program", abstract: "Select a named interval program (interval.programs), in ready or done.")
     @OptionGroup var socket: SocketOption
     @Argument(help: "The program's name, as in the configuration file.") var name: String
     func run() throws { try show(try send(.program(name), socket: socket), json: false) }
 }
 
 struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print every change of state, display and buzzer until interrupted.")
+    static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print every change of state, display and buzzer until interrupted.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON lines.") var json = false
     func run() throws {
@@ -154,10 +173,9 @@ struct Watch: ParsableCommand {
             let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             // The service closes a watcher only to make room, and says so.
             if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
+            // The first line is the snapshot, said as `tock status` says it.
             var text = line
-            if !json, let o {
-                text = o.keys.sorted().filter { $0 != "ok" }.map { "\($0)=\(o[$0]!)" }.joined(separator: " ")
-            }
+            if !json, let o { text = o["ok"] != nil ? summary(o) : eventText(o) }
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.
@@ -185,14 +203,14 @@ struct AlarmCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the alarms, numbered, with their next time.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the alarms, numbered, with their next time.")
         @OptionGroup var socket: SocketOption
         @Flag(help: "Print the raw JSON reply.") var json = false
         func run() throws { try AlarmCommand.run(.list, socket: socket, json: json) }
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an alarm, e.g. tock alarm add 06:45 mon-fri --label work.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an alarm, e.g. tock alarm add 06:45 mon-fri --label work.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The time of day, HH:MM (24-hour).") var at: String
         @Argument(help: "Days: daily (default), weekdays, weekends, mon-fri, sat,sun ...") var days: [String] = []
@@ -215,14 +233,14 @@ struct AlarmCommand: ParsableCommand {
     }
 
     struct On: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch alarm N on.")
+        static let configuration = CommandConfiguration(commandName: "on", abstract: "Switch alarm N on.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
         func run() throws { try AlarmCommand.run(.on(n), socket: socket) }
     }
 
     struct Off: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch alarm N off.")
+        static let configuration = CommandConfiguration(commandName: "off", abstract: "Switch alarm N off.")
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
         func run() throws { try AlarmCommand.run(.off(n), socket: socket) }

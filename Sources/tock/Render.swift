@@ -5,6 +5,7 @@ import TockSimulator
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Draw display text as the 7-segment display shows it (for documentation and wiring checks).",
         discussion: "TEXT is in display notation: one character per digit, '.' lights the point of the digit before it, ':' lights the colon. Example: tock render 05:00"
     )

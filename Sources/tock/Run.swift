@@ -8,6 +8,7 @@ import TockDevices
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run the appliance in the foreground (as the systemd service does)."
     )
 

@@ -8,6 +8,7 @@ import TockShell
 
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sim",
         abstract: "The desk simulator: the appliance on mock GPIO, drawn in the terminal, or replaying a script on virtual time."
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import TockService
 
 @main
 struct Tock: ParsableCommand {
@@ -15,6 +16,7 @@ struct Tock: ParsableCommand {
             74 the service closed the connection; 75 no complete reply within --timeout; 76 a reply too long or \
             not JSON; 77 no permission to use the socket.
             """,
+        version: TockVersion.string,
         subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, SetPreset.self, Mode.self, Program.self, AlarmCommand.self, Watch.self, Sim.self, ConfigCommand.self, Render.self]
     )
 

@@ -124,6 +124,18 @@ import Testing
         #expect(b.chirps.isEmpty)
     }
 
+    /// A press is dated at its first edge but known only once debounced
+    /// (20 ms later): its chirp sounds the whole documented 60 ms from then.
+    @Test func aChirpSoundsItsWholeLengthFromTheMomentThePressIsKnown() {
+        var a = VirtualMachine(.timer())
+        a.press(.stop, at: 1)
+        a.run(to: 2)
+        let on = a.times { if case .command(.buzzer(let t)) = $0 { return t != nil } else { return false } }
+        let off = a.times { if case .command(.buzzer(let t)) = $0 { return t == nil } else { return false } }.filter { $0 > at(1) }
+        #expect(on == [at(1.020)])
+        #expect(off.first == at(1.080))
+    }
+
     @Test func theSwitchInReadyJumpsTheCount() {
         var a = VirtualMachine(.timer([.seconds(300)]), switch: .up)
         #expect(a.display == "00:00")

@@ -18,6 +18,22 @@ import Testing
         #expect(took >= d, "waited \(took.nanoseconds) ns for \(d.nanoseconds) ns")
     }
 
+    /// The phase is measured from where the previous wait ended, so the
+    /// time of the line change between two waits counts toward it; a
+    /// deadline already past (the bus idle for longer) costs nothing.
+    @Test func aWaitIsMeasuredFromTheEndOfThePreviousOne() {
+        #expect(NanosleepDelay.deadline(previousEnd: nil, now: 1_000, wait: 5_000) == 6_000)
+        #expect(NanosleepDelay.deadline(previousEnd: 6_000, now: 7_500, wait: 5_000) == 11_000)
+        #expect(NanosleepDelay.deadline(previousEnd: 6_000, now: 90_000, wait: 5_000) <= 90_000)
+    }
+
+    /// Two waits back to back still last both durations together.
+    @Test func consecutiveWaitsLastAtLeastTheirSum() {
+        let delay = NanosleepDelay()
+        let took = measure { delay.wait(.microseconds(20)); delay.wait(.microseconds(20)) }
+        #expect(took >= .microseconds(40), "waited \(took.nanoseconds) ns")
+    }
+
     /// Whichever way `spinBelow` sends a wait, the busy-wait (every wait
     /// shorter than a second) or clock_nanosleep (every wait at all), it
     /// lasts at least its duration; a zero or negative wait returns.

@@ -64,16 +64,19 @@ import Testing
         }
         let r = try runTock(["watch", "--socket", stalls.path, "--timeout", "300ms"])
         #expect(r.returned && r.status == 75, "\(r.status) \(r.stderr)")
-        #expect(r.stdout.contains("state=ready"), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("ready, display \"\""), "\(r.stdout)")
         #expect(r.stderr.contains("not finished within 300ms"), "\(r.stderr)")
 
         let closes = FakePeer { c in
             FakePeer.readRequest(c)
-            _ = FakePeer.send(c, #"{"ok":true,"state":"ready"}"# + "\n" + #"{"state":"running"}"# + "\n")
+            _ = FakePeer.send(c, #"{"ok":true,"state":"ready","display":"05:00","alarms":[{"at":"06:45"}]}"# + "\n"
+                + #"{"state":"running","alarm":{"ringing":true}}"# + "\n")
         }
         let e = try runTock(["watch", "--socket", closes.path, "--timeout", "300ms"])
         #expect(e.returned && e.status == 74 && !e.signalled, "\(e.status) \(e.stderr)")
-        #expect(e.stdout.contains("state=running"), "\(e.stdout)")
+        // Every line reads as text: the snapshot as `tock status` says it,
+        // an event's nested object as compact JSON on the same line.
+        #expect(e.stdout == "ready, display \"05:00\"\n" + #"alarm={"ringing":true} state=running"# + "\n", "\(e.stdout)")
         #expect(e.stderr.contains("the service closed the connection"), "\(e.stderr)")
     }
 

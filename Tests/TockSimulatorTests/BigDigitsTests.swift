@@ -100,15 +100,22 @@ import TockCore
     @Test func ansiWrapsLitAndDarkStrokes() {
         let lit = "\u{1B}[31m", dark = "\u{1B}[90m", reset = "\u{1B}[0m"
         let lines = BigDigits.lines(for: Frame(text: "1", digits: 1), lit: lit, dark: dark)
-        #expect(lines[1] == dark + "┃" + reset + "    " + lit + "┃" + reset + " ")
-        #expect(lines[4] == " " + dark + "━━━━" + reset + " " + dark + "•" + reset)
+        #expect(lines[1] == dark + "┊" + reset + "    " + lit + "┃" + reset + " ")
+        #expect(lines[4] == " " + dark + "┈┈┈┈" + reset + " " + dark + "·" + reset)
     }
 
-    @Test func darkStrokesDrawTheWholeShape() {
+    /// Unlit strokes are light dotted lines in the same places as the lit
+    /// ones, so the shape shows faintly and a digit still reads right on a
+    /// terminal that draws both in one colour.
+    @Test func darkStrokesDrawTheWholeShapeInLightDottedLines() {
         let dark = "\u{1B}[90m"
         let full = BigDigits.lines(for: Frame(text: "8.8.:8.8.", digits: 4))
         let ghost = BigDigits.lines(for: .blank(digits: 4), dark: dark).map(stripped)
-        #expect(ghost.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) } == full)
+        let heavy = ghost.map { $0.replacing("┈", with: "━").replacing("┊", with: "┃").replacing("·", with: "•") }
+        #expect(heavy.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) } == full)
+        #expect(!ghost.joined().contains("━") && !ghost.joined().contains("┃"))
+        let one = BigDigits.lines(for: Frame(text: "1", digits: 1), lit: "\u{1B}[31m", dark: dark).map(stripped)
+        #expect(one[1] == "┊    ┃ " && one[0].hasPrefix(" ┈┈┈┈ "))
         let lit = BigDigits.lines(for: Frame(text: "8.8.:8.8.", digits: 4), lit: "\u{1B}[31m", dark: dark)
         #expect(!lit.joined().contains(dark))
     }

@@ -181,7 +181,13 @@ class PublishTest(MqttCase):
         b = self.broker()
         m = self.member("kitchen", b, presets=("10s",))
         m.wait_link("connected")
-        # a subscriber that comes later gets every state topic as retained
+        # Once the box has published its state (seen by a first subscriber:
+        # "connected" comes with the CONNACK, before the publishes, and a
+        # subscription made between the two gets them live, not retained),
+        # a subscriber that comes later gets every state topic as retained.
+        first = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        first.wait(lambda s: all(s.messages(f"{m.prefix}/{t}") for t in STATE_TOPICS), 5,
+                   "every state topic: " + ", ".join(STATE_TOPICS))
         s = self.subscriber(b, topics=[f"{m.prefix}/#"])
         s.wait(lambda s: all(s.messages(f"{m.prefix}/{t}") for t in STATE_TOPICS), 5,
                "every state topic: " + ", ".join(STATE_TOPICS))

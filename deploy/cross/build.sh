@@ -27,7 +27,7 @@ in_root /usr/bin/env \
   PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig" \
   PKG_CONFIG_LIBDIR="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig:$sysroot/usr/share/pkgconfig" \
   sh -c 'cd /src && exec swift build -c release --static-swift-stdlib --product tock --scratch-path "$1" \
-           --swift-sdks-path "$2" --swift-sdk "$3"' \
+           --swift-sdks-path "$2" --swift-sdk "$3" -Xlinker -z -Xlinker pack-relative-relocs' \
   sh "$scratch" "$(inside "$SDK_DIR")" "$SWIFT_TRIPLE" \
   || die "swift build for $SWIFT_TRIPLE failed"
 bin=$repo/$scratch/release/tock

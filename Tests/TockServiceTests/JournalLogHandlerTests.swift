@@ -1,0 +1,35 @@
+import Foundation
+import Glibc
+import Testing
+import TockService
+
+/// Log lines carry journald's `<N>` priority prefix only when standard
+/// error is journald's own stream; on a terminal they read as text.
+@Suite struct JournalLogHandlerTests {
+    @Test func journalLinesCarryThePriorityOnEveryLine() {
+        #expect(JournalLogHandler.format(.warning, "a\nb") == "<4>a\n<4>b")
+        #expect(JournalLogHandler.format(.info, "ready") == "<6>ready")
+    }
+
+    @Test func terminalLinesNameTheLevelOnlyWhenItIsNotInfo() {
+        #expect(JournalLogHandler.plain(.info, "ready") == "ready")
+        #expect(JournalLogHandler.plain(.warning, "clock stepped") == "warning: clock stepped")
+        #expect(JournalLogHandler.plain(.error, "x") == "error: x")
+    }
+
+    /// A pipe stands for journald's stream: the variable names its device
+    /// and inode exactly when descriptor and variable agree.
+    @Test func theStreamIsJournaldOnlyWhenTheVariableNamesThisVeryDescriptor() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var info = stat()
+        #expect(fstat(fds[1], &info) == 0)
+        let mine = "\(info.st_dev):\(info.st_ino)"
+        #expect(JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": mine], descriptor: fds[1]))
+        let other = "\(info.st_dev):\(UInt64(info.st_ino) + 1)"
+        #expect(!JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": other], descriptor: fds[1]))
+        #expect(!JournalLogHandler.standardErrorIsJournal(environment: [:], descriptor: fds[1]))
+        #expect(!JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "junk"], descriptor: fds[1]))
+    }
+}
