@@ -82,6 +82,7 @@ public struct Configuration: Equatable, Sendable {
     }
 
     private mutating func read(_ root: Node, _ r: ConfigReader) {
+        var programsNode: Node?
         let top = r.mapping(root, "", allowed: Self.topKeys)
         if let n = top["mode"], let m = r.choice(n, "mode", Settings.Mode.allCases.map(\.rawValue)) {
             settings.mode = Settings.Mode(rawValue: m)!
@@ -90,7 +91,9 @@ public struct Configuration: Equatable, Sendable {
             switchPosition = SwitchPosition(rawValue: s)!
         }
         if let n = top["timer"] {
-            let t = r.mapping(n, "timer", allowed: ["presets"])
+            let t = r.mapping(n, "timer", allowed: ["presets", "lead_in", "overrun"])
+            if let v = t["lead_in"], let d = r.duration(v, "timer.lead_in", min: .zero, max: Settings.longestLeadIn) { settings.leadIn = d }
+            if let v = t["overrun"], let b = r.bool(v, "timer.overrun") { settings.overrun = b }
             if let p = t["presets"], let items = r.list(p, "timer.presets") {
                 if items.isEmpty { r.problem(p, "timer.presets", "needs at least one duration") }
                 if items.count > Settings.maxPresets {
@@ -109,13 +112,22 @@ public struct Configuration: Equatable, Sendable {
             }
         }
         if let n = top["interval"] {
-            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds"])
+            let i = r.mapping(n, "interval", allowed: ["work", "rest", "rounds", "lead_in", "programs"])
+            if let v = i["programs"] { programsNode = v }
+            if let v = i["lead_in"], let d = r.duration(v, "interval.lead_in", min: .zero, max: Settings.longestLeadIn) {
+                settings.interval.leadIn = d
+            }
             if let v = i["work"], let d = r.duration(v, "interval.work", min: .seconds(1), max: Settings.longestPreset) { settings.interval.work = d }
             if let v = i["rest"], let d = r.duration(v, "interval.rest", min: .zero, max: Settings.longestPreset) { settings.interval.rest = d }
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
         }
         if let n = top["alarm"] {
-            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze"])
+            let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze", "volume", "tune", "sounds"])
+            if let v = a["sounds"] { readSounds(v, r) }
+            if let v = a["volume"], let k = r.int(v, "alarm.volume", 1...100) { settings.alarm.volume = k }
+            if let v = a["tune"], let text = r.string(v, "alarm.tune") {
+                do { settings.alarm.tune = try RTTTL.parse(text) } catch { r.problem(v, "alarm.tune", error.description) }
+            }
             if let v = a["ring_for"], let d = r.duration(v, "alarm.ring_for", min: .seconds(1), max: .seconds(3600)) { settings.alarm.ringFor = d }
             if let v = a["escalate_after"], let d = r.duration(v, "alarm.escalate_after", min: .zero, max: .seconds(3600)) { settings.alarm.escalateAfter = d }
             if let v = a["warn_last"], let k = r.int(v, "alarm.warn_last", 0...10) { settings.alarm.warnLast = k }
@@ -149,6 +161,7 @@ public struct Configuration: Equatable, Sendable {
             scheduling = sched
         }
         if let n = top["mqtt"] { readMqtt(n, r) }
+        if let n = programsNode { readPrograms(n, r) }  // (after display.digits: names must fit)
         readHardware(top, r)
         checkLines(top, r)
         // Cross-field rules.

@@ -12,6 +12,8 @@ public enum ControlRequest: Equatable, Sendable {
     case status, start, stop, reset, watch
     case set(Duration)
     case mode(String)
+    /// `{"cmd":"program","name":"tAbA"}`: select a named interval program.
+    case program(String)
     /// `{"cmd":"alarm","op":"list"}`; `add` with `at`, `days`, `label`;
     /// `rm`, `on`, `off`, `skip-next` with `n` (from 1).
     case alarm(AlarmOp)
@@ -58,10 +60,16 @@ public enum ControlRequest: Equatable, Sendable {
                 throw Invalid(description: "mode needs \"mode\": one of \(modes.joined(separator: ", "))")
             }
             return .mode(m)
+        case "program":
+            try only(["cmd", "name"])
+            guard let name = fields["name"]?.string, !name.isEmpty, name.count <= 16 else {
+                throw Invalid(description: "program needs \"name\": a name from interval.programs")
+            }
+            return .program(name)
         case "alarm":
             return .alarm(try alarmOp(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, alarm or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm or watch")
         }
     }
 
@@ -109,6 +117,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch: #"{"cmd":"watch"}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
+        case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
         case .alarm(let op):
             switch op {
             case .list: #"{"cmd":"alarm","op":"list"}"#

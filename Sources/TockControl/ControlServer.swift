@@ -83,6 +83,9 @@ public final class ControlServer {
             case .command(.render(let f)): event["display"] = f.text
             case .command(.buzzer(let t)): event["buzzer"] = t != nil
             case .report(.stateChanged(let s)): event["state"] = s.rawValue
+            case .report(.round(let r)):
+                event["round"] = r.round
+                if let set = r.set { event["set"] = set }
             default: break
             }
         }

@@ -30,6 +30,8 @@ public final class ControlService {
             do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):
             do { try shell.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
+        case .program(let name):
+            do { try shell.selectProgram(name) } catch { return refused(error) }
         case .alarm(let op):
             do {
                 switch op {
@@ -77,6 +79,17 @@ public final class ControlService {
         let progress = shell.progress()
         if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }
         if let r = progress.remaining { s["remaining_ms"] = r.nanoseconds / 1_000_000 }
+        if let l = progress.leadIn { s["lead_in_ms"] = l.nanoseconds / 1_000_000 }
+        if let o = progress.overrun { s["overrun_ms"] = o.nanoseconds / 1_000_000 }
+        if let r = progress.round {
+            s["round"] = r.round
+            if let set = r.set { s["set"] = set }
+        }
+        if let name = progress.program {
+            s["program"] = name
+            s["programs"] = core.settings.interval.programs.map(\.name)
+        }
+        if let f = progress.finish { s["finish_ms"] = f.nanoseconds / 1_000_000 }
         for extra in statusExtras { extra(&s) }
         return s
     }

@@ -1,7 +1,14 @@
-/// A tone for a passive buzzer (an active buzzer ignores the pitch).
+/// A tone for a passive buzzer (an active buzzer ignores the pitch and the
+/// volume).
 public struct Tone: Equatable, Hashable, Sendable {
     public var hertz: Int
-    public init(hertz: Int) { self.hertz = hertz }
+    /// 1 to 100 (`alarm.volume`): a passive buzzer's PWM duty cycle is
+    /// volume / 2 percent, so 100 is the 50 % square wave, the loudest.
+    public var volume: Int
+    public init(hertz: Int, volume: Int = 100) {
+        self.hertz = hertz
+        self.volume = volume
+    }
 }
 
 /// A sequence of sounding and silent steps, played once or repeated.
@@ -63,6 +70,17 @@ public struct BuzzerPattern: Equatable, Sendable {
 
     /// One short beep at an interval program's phase change.
     public static let phase = BuzzerPattern(steps: [Step(mid, .milliseconds(300))], repeats: false)
+    /// A named program's work phase begins: one long blast.
+    public static let work = BuzzerPattern(steps: [Step(high, .milliseconds(700))], repeats: false)
+    /// A named program's rest begins: two short blasts.
+    public static let rest = BuzzerPattern(steps: [
+        Step(mid, .milliseconds(200)), Step(nil, .milliseconds(150)), Step(mid, .milliseconds(200)),
+    ], repeats: false)
+    /// A named program ends: three long blasts, then the alarm.
+    public static let end = BuzzerPattern(steps: [
+        Step(high, .milliseconds(400)), Step(nil, .milliseconds(200)), Step(high, .milliseconds(400)),
+        Step(nil, .milliseconds(200)), Step(high, .milliseconds(400)), Step(nil, .milliseconds(400)),
+    ], repeats: false)
     /// A last-seconds warning tick.
     public static let warning = BuzzerPattern(steps: [Step(mid, .milliseconds(80))], repeats: false)
     /// The short low "no" chirp for a button that does nothing now.

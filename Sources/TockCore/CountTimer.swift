@@ -39,6 +39,10 @@ public struct CountTimer: TimerProgram, Equatable {
     public private(set) var switchPosition: SwitchPosition
     public let stopwatchMode: Bool
     public let alarm: AlarmSettings
+    /// Count how long a count-down is over once it rang (`timer.overrun`).
+    public let overrun: Bool
+    /// The instant a count-down reached zero, while its overrun counts.
+    public internal(set) var overrunSince: Instant?
 
     public init(settings: Settings, switchPosition: SwitchPosition) {
         precondition(!settings.presets.isEmpty, "at least one preset")
@@ -47,8 +51,12 @@ public struct CountTimer: TimerProgram, Equatable {
         self.switchPosition = switchPosition
         stopwatchMode = settings.mode == .stopwatch
         alarm = settings.alarm
-        lifecycle = Lifecycle(ringFor: settings.alarm.ringFor)
+        overrun = settings.overrun
+        lifecycle = Lifecycle(ringFor: settings.alarm.ringFor, leadIn: settings.leadIn)
     }
+
+    /// An overrun counting keeps the panel (no idle clock over it).
+    public var isIdle: Bool { overrunSince == nil && (stateName == .ready || stateName == .done) }
 
     public var state: State {
         if let edit { return .editing(value: edit.value, changedAt: edit.changedAt) }
@@ -89,7 +97,10 @@ public struct CountTimer: TimerProgram, Equatable {
             edit = Edit(value: preset, changedAt: t)
         default:
             guard lifecycle.press(action, at: t) else { return noChirp }
-            if lifecycle.state == .ready { direction = switchPosition }
+            if lifecycle.state == .ready {
+                direction = switchPosition
+                overrunSince = nil
+            }
         }
         return []
     }
@@ -130,6 +141,7 @@ public struct CountTimer: TimerProgram, Equatable {
 
     mutating func backToReady() {
         edit = nil
+        overrunSince = nil
         lifecycle.state = .ready
         direction = switchPosition
     }
@@ -166,7 +178,8 @@ public struct CountTimer: TimerProgram, Equatable {
     // (While editing, the count's life is in ready: nothing is due.)
     public func nextDeadline(at now: Now) -> Deadline? {
         if case .running(let run) = lifecycle.state {
-            let candidates = [end(of: run), nextWarning(of: run, after: now.monotonic)].compactMap { $0 }
+            let candidates = [end(of: run), nextWarning(of: run, after: now.monotonic),
+                              lifecycle.nextLeadInEvent(of: run, after: now.monotonic)].compactMap { $0 }
             return candidates.min().map(Deadline.monotonic)
         }
         return lifecycle.silenceDue
@@ -179,7 +192,13 @@ public struct CountTimer: TimerProgram, Equatable {
            now.monotonic - w < BuzzerPattern.warning.length {
             signals.append((.warning, w))
         }
+        if case .running(let run) = lifecycle.state, let s = lifecycle.leadInSignal(of: run, at: now.monotonic, start: true) {
+            signals.append(s)
+        }
         let target = target
+        if overrun, direction == .down, case .running(let run) = lifecycle.state, let e = end(of: run), e <= now.monotonic {
+            overrunSince = e
+        }
         lifecycle.advance(to: now.monotonic) { run in target.map { run.instant(whenElapsed: $0) } }
         return signals
     }
@@ -188,6 +207,10 @@ public struct CountTimer: TimerProgram, Equatable {
 
     public func presentation(at now: Now) -> Presentation {
         if let edit { return Presentation(.down(edit.value), blink: Blinks.editing(edit.changedAt)) }
+        if let since = overrunSince {
+            let over = Presentation.Motion.monotonic
+            return Presentation(.overrun(now.monotonic - since), motion: over, blink: lifecycle.ringingSince.map(Blinks.ringing))
+        }
         return lifecycle.presentation(at: now.monotonic, final: target ?? .zero, content(elapsed:))
     }
 

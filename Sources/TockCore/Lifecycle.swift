@@ -17,10 +17,15 @@ public struct Lifecycle<Count: Equatable & Sendable>: Equatable, Sendable {
     public internal(set) var state: State
     /// Auto-silence: a ring ends by itself this long after it began.
     public let ringFor: Duration
+    /// The get-ready count Start runs first (zero: none). A run carries it
+    /// as a negative elapsed time, so the count proper starts exactly when
+    /// the elapsed time reaches zero, derived like every other instant.
+    public let leadIn: Duration
 
-    public init(_ state: State = .ready, ringFor: Duration) {
+    public init(_ state: State = .ready, ringFor: Duration, leadIn: Duration = .zero) {
         self.state = state
         self.ringFor = ringFor
+        self.leadIn = leadIn
     }
 
     public var stateName: StateName {
@@ -74,7 +79,7 @@ extension Lifecycle where Count == Run {
     mutating func press(_ action: ButtonAction, at t: Instant) -> Bool {
         switch (state, action) {
         case (.ready, .pressed(.start)):
-            state = .running(Run(since: t))
+            state = .running(Run(since: t, before: .zero - leadIn))
         case (.running(let run), .pressed(.stop)):
             state = .paused(elapsed: run.elapsed(at: t), at: t)
         case (.paused(let e, _), .pressed(.start)):
@@ -100,6 +105,12 @@ extension Lifecycle where Count == Run {
     /// and where it ends.
     func presentation(at t: Instant, final: Duration, _ content: (Duration) -> DisplayContent) -> Presentation {
         switch state {
+        case .running(let run) where run.elapsed(at: t) < .zero:
+            return Presentation(.leadIn(.zero - run.elapsed(at: t)), motion: .monotonic)
+        case .paused(let e, let at) where e < .zero: return Presentation(.leadIn(.zero - e), blink: Blinks.paused(at))
+        default: break
+        }
+        return switch state {
         case .ready: Presentation(content(.zero))
         case .running(let run): Presentation(content(run.elapsed(at: t)), motion: .monotonic)
         case .paused(let e, let at): Presentation(content(e), blink: Blinks.paused(at))
@@ -108,12 +119,58 @@ extension Lifecycle where Count == Run {
         }
     }
 
-    /// The snapshot's phase: instants on the wall clock.
+    /// The time left in the lead-in, while in it (running or paused).
+    func leadInLeft(at t: Instant) -> Duration? {
+        let e: Duration
+        switch state {
+        case .running(let run): e = run.elapsed(at: t)
+        case .paused(let p, _): e = p
+        default: return nil
+        }
+        return e < .zero ? .zero - e : nil
+    }
+
+    /// The lead-in's 3-2-1 beeps: elapsed times (before zero) at which one
+    /// sounds, only those inside the lead-in.
+    private var leadInBeeps: [Duration] {
+        (1...3).map { Duration.seconds(-$0) }.filter { $0 >= .zero - leadIn && leadIn > .zero }
+    }
+
+    /// The next lead-in beep or the lead-in's end strictly after `t`.
+    func nextLeadInEvent(of run: Run, after t: Instant) -> Instant? {
+        guard run.elapsed(at: t) < .zero else { return nil }
+        return (leadInBeeps + [.zero]).map { run.instant(whenElapsed: $0) }.filter { $0 > t }.min()
+    }
+
+    /// The last lead-in beep at or before `t` (not one a resume started
+    /// at), while it still sounds; with `start`, the start sound at the
+    /// lead-in's end too.
+    func leadInSignal(of run: Run, at t: Instant, start: Bool) -> (Buzzer.Signal, Instant)? {
+        var events = leadInBeeps.map { (Buzzer.Signal.warning, $0) }
+        if start { events.append((.phase, .zero)) }
+        guard let (signal, e) = events.filter({ $0.1 > run.before && run.instant(whenElapsed: $0.1) <= t }).max(by: { $0.1 < $1.1 })
+        else { return nil }
+        let at = run.instant(whenElapsed: e)
+        return t - at < signal.pattern.length ? (signal, at) : nil
+    }
+
+    /// What a snapshot adds to the elapsed time so it is never negative:
+    /// the lead-in (or more, for a run restored under a longer one).
+    var storedLeadIn: Duration {
+        switch state {
+        case .running(let run): max(leadIn, .zero - run.before)
+        case .paused(let e, _): max(leadIn, .zero - e)
+        default: .zero
+        }
+    }
+
+    /// The snapshot's phase: instants on the wall clock. A lead-in is
+    /// counted in (see `Snapshot.leadIn`), so no stored time is negative.
     func phase(at now: Now) -> Snapshot.Phase {
         switch state {
         case .ready: .ready
-        case .running(let run): .running(run, at: now)
-        case .paused(let e, _): .paused(elapsed: e.nanoseconds)
+        case .running(let run): .running(Run(since: run.since, before: run.before + storedLeadIn), at: now)
+        case .paused(let e, _): .paused(elapsed: (e + storedLeadIn).nanoseconds)
         case .ringing(let since): .ringing(since: now.wall(of: since))
         case .done: .done
         }
@@ -123,14 +180,15 @@ extension Lifecycle where Count == Run {
     /// count whose end passed meanwhile rings at once (from its end, so
     /// auto-silence still counts from then; at least from now if it rang
     /// out unheard).
-    mutating func restore(_ phase: Snapshot.Phase, at now: Now, end: (Run) -> Instant?) {
+    mutating func restore(_ phase: Snapshot.Phase, leadIn: Duration = .zero, at now: Now, end: (Run) -> Instant?) {
         switch phase {
         case .ready, .over: state = .ready
         case .running:
-            let run = phase.run(at: now)!
+            var run = phase.run(at: now)!
+            run.before = run.before - leadIn
             state = .running(run)
             if let e = end(run), e <= now.monotonic { ring(from: ringStart(e, now)) }
-        case .paused(let e): state = .paused(elapsed: .nanoseconds(e), at: now.monotonic)
+        case .paused(let e): state = .paused(elapsed: .nanoseconds(e) - leadIn, at: now.monotonic)
         case .ringing(let since): restoreRing(since: since, at: now)
         case .done: state = .done
         }

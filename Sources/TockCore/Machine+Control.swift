@@ -49,6 +49,22 @@ extension Machine {
 
     /// Change the mode (`tock mode interval`) when nothing is counting (a
     /// countdown to an instant can always be left).
+    /// Select a named interval program (`tock program tAbA`), in ready or
+    /// done; the name shows for a moment, as with Reset in ready.
+    mutating func selectProgram(_ name: String, at now: Now) throws(Refusal) {
+        guard var p = program as? IntervalProgram, p.named else {
+            throw Refusal("program works in interval mode with interval.programs in the configuration file")
+        }
+        guard let index = p.program.programs.firstIndex(where: { $0.name == name }) else {
+            throw Refusal("no program \"\(name.prefix(32))\"; the programs are \(p.program.programs.map(\.name).joined(separator: ", "))")
+        }
+        guard p.isIdle else { throw Refusal("the timer is \(stateName.rawValue); stop and reset it first") }
+        if try sentToGroup(.program, .selectProgram(name), at: now) { return }
+        p.select(index, at: now.monotonic)
+        program = p
+        note([], at: now.monotonic)
+    }
+
     mutating func setMode(_ mode: Settings.Mode, at now: Now) throws(Refusal) {
         let busy: Set<StateName> = [.running, .paused, .ringing, .editing]
         guard settings.mode == .countdown || !busy.contains(stateName) else {

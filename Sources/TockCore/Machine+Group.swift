@@ -20,7 +20,7 @@ public struct GroupChange: Equatable, Sendable {
     /// What caused a change: a button, or a request from outside the
     /// panel (the raw value is what the group message carries).
     public enum Press: String, CaseIterable, Sendable {
-        case start, stop, reset, set, mode
+        case start, stop, reset, set, mode, program
 
         init(_ button: Button) {
             switch button {
@@ -83,7 +83,12 @@ extension Machine {
     mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) {
         let mode = state.mode  // (a mode this core does not know is refused where the message is decoded)
         if mode == settings.mode {
+            let before = program as? IntervalProgram
             program.restore(state, at: now)
+            if let before, var p = program as? IntervalProgram {
+                p.adopted(from: before, at: now.monotonic)
+                program = p
+            }
         } else {
             guard mode != .countdown || settings.countdownUntil != nil else {
                 throw Refusal("the group shows a countdown, which needs countdown.until in this box's configuration file")

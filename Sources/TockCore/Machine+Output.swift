@@ -21,6 +21,9 @@ extension Machine {
         case setPreset(Duration)
         /// `tock mode`: change the mode when nothing is counting.
         case setMode(Settings.Mode)
+        /// `tock program NAME`: select a named interval program, in ready
+        /// or done.
+        case selectProgram(String)
         /// `tock alarm add|rm|on|off|skip-next`.
         case editAlarms(AlarmEdit)
         /// Take the fleet group's program, as of its instant.
@@ -52,6 +55,8 @@ extension Machine {
         case stateChanged(StateName)
         /// A daily alarm rang, was snoozed, dismissed, missed or skipped.
         indirect case alarm(AlarmClock.Notice)
+        /// A named interval program's round (or set) changed.
+        case round(RoundReport)
         /// A request was refused; the machine is as it was before it.
         case refused(Refusal)
     }

@@ -54,6 +54,7 @@ public struct Machine: Sendable {
         var frame: Frame?
         var tone: Tone?? = .none
         var state: StateName?
+        var round: RoundReport?
         var leds: [String: Bool] = [:]
     }
 
@@ -107,6 +108,9 @@ public struct Machine: Sendable {
         activeAt = now.monotonic
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
+        buzzer.volume = settings.alarm.volume
+        buzzer.sounds = settings.alarm.sounds
+        if let tune = settings.alarm.tune { buzzer.alarmPattern = RTTTL.pattern(tune) }
         renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
         processed = now.monotonic
         lastChange = now.monotonic
@@ -138,6 +142,9 @@ public struct Machine: Sendable {
         case .wake:
             break
         case .clockStepped:
+            // The state file's instants are on the wall clock: write them
+            // again as the stepped clock reads them.
+            persisted = nil
             advanceAlarms(to: now)
             catchUp(to: now)
             apply(program.clockStepped(at: now))
@@ -149,7 +156,7 @@ public struct Machine: Sendable {
             return Output()
         case .reconfigure(let settings):
             self = reconfigured(settings, at: now)
-        case .setPreset, .setMode, .editAlarms, .adoptGroup:
+        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram:
             let before = self
             do throws(Refusal) {
                 try request(input, at: now)
@@ -169,6 +176,7 @@ public struct Machine: Sendable {
         switch input {
         case .setPreset(let d): try setPreset(d, at: now)
         case .setMode(let mode): try setMode(mode, at: now)
+        case .selectProgram(let name): try selectProgram(name, at: now)
         case .editAlarms(let edit): try editAlarms(edit, at: now)
         case .adoptGroup(let state): try adoptGroup(state, at: now)
         default: break
@@ -260,6 +268,9 @@ public struct Machine: Sendable {
         var out = Output()
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
+        // A named program's end sounds its own pattern before the alarm.
+        let programEnds = (program as? IntervalProgram)?.named == true && alarms.ringingSince == nil
+        buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)
@@ -269,6 +280,7 @@ public struct Machine: Sendable {
         if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
         let state = program.stateName
         if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
+        if let round = program.round(at: now), round != shown.round { out.append(.round(round)); shown.round = round }
         for (name, lit) in leds(at: now) where shown.leds[name] != lit {
             out.append(.led(name, lit))
             shown.leds[name] = lit

@@ -30,6 +30,12 @@ public enum DisplayContent: Equatable, Sendable {
     case calendar(Duration)
     /// An interval program's phase: time left in it, which round, resting?
     case interval(Duration, round: Int, of: Int, resting: Bool)
+    /// A lead-in: the time left before the count starts (rounded up).
+    case leadIn(Duration)
+    /// How long a count-down is over (counting up from its zero).
+    case overrun(Duration)
+    /// A program's round (and set), shown for a moment.
+    case round(Int, set: Int?)
     /// Fixed text in display notation (see `Frame.init(text:digits:)`).
     case text(String)
     /// The local time of day (time since local midnight), or nil while the
@@ -39,9 +45,9 @@ public enum DisplayContent: Equatable, Sendable {
     /// The value and the direction it moves in, for counts.
     var count: (value: Duration, increasing: Bool)? {
         switch self {
-        case .down(let v), .calendar(let v), .interval(let v, _, _, _): return (v, false)
-        case .up(let v), .stopwatch(let v): return (v, true)
-        case .text, .timeOfDay: return nil
+        case .down(let v), .calendar(let v), .interval(let v, _, _, _), .leadIn(let v): return (v, false)
+        case .up(let v), .stopwatch(let v), .overrun(let v): return (v, true)
+        case .text, .timeOfDay, .round: return nil
         }
     }
 }

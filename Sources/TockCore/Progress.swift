@@ -3,9 +3,19 @@
 public struct Progress: Equatable, Sendable {
     public var elapsed: Duration?
     public var remaining: Duration?
-    public init(elapsed: Duration? = nil, remaining: Duration? = nil) {
+    /// Time left in a lead-in, while in one.
+    public var leadIn: Duration? = nil
+    /// How long a count-down is over, while its overrun counts.
+    public var overrun: Duration? = nil
+    /// A named program's round (and set), its name, and a For Time's finish.
+    public var round: RoundReport? = nil
+    public var program: String? = nil
+    public var finish: Duration? = nil
+    public init(elapsed: Duration? = nil, remaining: Duration? = nil, leadIn: Duration? = nil, overrun: Duration? = nil) {
         self.elapsed = elapsed
         self.remaining = remaining
+        self.leadIn = leadIn
+        self.overrun = overrun
     }
 }
 
@@ -18,11 +28,12 @@ extension CountTimer {
     public func progress(at now: Now) -> Progress {
         let elapsed: Duration
         switch state {
-        case .running(let run): elapsed = run.elapsed(at: now.monotonic)
-        case .paused(let e, _): elapsed = e
+        case .running(let run): elapsed = max(run.elapsed(at: now.monotonic), .zero)
+        case .paused(let e, _): elapsed = max(e, .zero)
         case .ringing, .done: elapsed = target ?? .zero
         case .ready, .editing: elapsed = .zero
         }
-        return Progress(elapsed: elapsed, remaining: target.map { max($0 - elapsed, .zero) })
+        return Progress(elapsed: elapsed, remaining: target.map { max($0 - elapsed, .zero) }, leadIn: lifecycle.leadInLeft(at: now.monotonic),
+                        overrun: overrunSince.map { now.monotonic - $0 })
     }
 }

@@ -13,6 +13,9 @@
 /// | time of day        | 24-hour          | `HH:MM`, colon blinks 1 Hz (or steady) | `HH.MM.SS` | 0.5 s or 1 min (4) / 1 s (8) |
 /// | time of day        | 12-hour          | `h:MM`, last point lit for PM | `h.MM.SS`, last point for PM | as 24-hour |
 /// | time of day        | not synchronised | `--:--` | `--.--.--` | 1 min |
+/// | lead-in            | up to 60 s       | `Pr10`, `Pr 3` | `rEAdy 10` | 1 s |
+/// | overrun            | under 10 min     | `-M:SS`   | `-MM.SS`     | 1 s   |
+/// | overrun            | 10-999 min       | `-MMM` (minutes) | `-H.MM.SS` | 1 min (4) / 1 s (8) |
 ///
 /// Counts down round up (a count-down shows `00:01` until it reaches zero,
 /// then `00:00` exactly at the end); counts up round down.
@@ -42,6 +45,17 @@ public struct Renderer: Sendable {
         switch content {
         case .text(let s):
             return s
+        case .round(let round, let set):
+            // `r 12`, `r  3`, with a set `2.r12`; eight digits: `roUnd 12`, `2. rnd 12`.
+            let r = round < 10 ? " \(round % 100)" : "\(round % 100)"
+            guard let set else { return digits == 4 ? "r " + r : "roUnd " + r }
+            return digits == 4 ? "\(set % 10).r" + r : "\(set % 10). rnd " + r
+        case .leadIn(let v):
+            let s = String(seconds(v, up: false))
+            let prefix = digits == 4 ? "Pr" : "rEAdy "
+            return prefix + String(repeating: " ", count: max(0, 2 - s.count)) + s
+        case .overrun(let v):
+            return overrunText(v)
         case .timeOfDay(let t, let twelve, let blink):
             return timeOfDayText(t, twelveHour: twelve, blinkColon: blink)
         case .stopwatch(let v) where v < .seconds(60):
@@ -81,6 +95,17 @@ public struct Renderer: Sendable {
         let h = m / 60
         let colonLit = !moving || rounded(v, to: .milliseconds(500), up: increasing) % 2 == 0
         return "\(h < 10 ? " " : "")\(h)\(colonLit ? ":" : "")\(two(m % 60))"
+    }
+
+    /// A count over its end: a leading minus, counting up.
+    private func overrunText(_ v: Duration) -> String {
+        let s = seconds(v, up: true)
+        if digits == 8 {
+            return s < Self.longest.nanoseconds / 1_000_000_000 ? "-" + countText(v, increasing: true, moving: false) : "--.--.--"
+        }
+        if s < 600 { return "-\(s / 60):\(two(s % 60))" }
+        let m = s / 60
+        return m < 1000 ? "-" + String(repeating: " ", count: m < 100 ? 1 : 0) + "\(m)" : "----"
     }
 
     private func timeOfDayText(_ t: Duration?, twelveHour: Bool, blinkColon: Bool) -> String {
@@ -127,6 +152,10 @@ public struct Renderer: Sendable {
             // The switch to the shorter format happens on the 1 s grid.
             let toSwitch = v - .seconds(86_399)
             return min(timeToNextBoundary(of: v, quantum: q, increasing: false), toSwitch)
+        } else if case .overrun = content, digits == 4, seconds(v, up: true) >= 600 {
+            q = .seconds(60)
+        } else if case .overrun = content {
+            q = .seconds(1)
         } else if digits == 4, seconds(v, up: up) >= 6_000 {
             q = .milliseconds(500)  // the blinking colon
         } else {

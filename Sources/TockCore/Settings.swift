@@ -20,8 +20,17 @@ public struct Settings: Equatable, Sendable {
     /// A fleet group (`mqtt.group`): presses act on every member at one
     /// agreed instant instead of at once.
     public var group: GroupSettings? = nil
+    /// A get-ready count before a timer's count starts (`timer.lead_in`;
+    /// zero: none).
+    public var leadIn: Duration = .zero
+    /// After a count-down rings, count up how long it is over
+    /// (`timer.overrun`).
+    public var overrun = false
 
     public init() {}
+
+    /// The longest lead-in a configuration may ask for.
+    public static let longestLeadIn: Duration = .seconds(60)
 
     /// The most presets a configuration file (and so the state file) holds.
     public static let maxPresets = 20
@@ -44,6 +53,11 @@ public struct IntervalSettings: Equatable, Sendable {
     public var work: Duration = .seconds(30)
     public var rest: Duration = .seconds(10)
     public var rounds: Int = 8
+    /// A get-ready count before the first round (`interval.lead_in`).
+    public var leadIn: Duration = .zero
+    /// Named programs (`interval.programs`), cycled with Reset in ready;
+    /// empty: the one program above.
+    public var programs: [NamedProgram] = []
     public init() {}
 }
 
@@ -59,7 +73,18 @@ public struct AlarmSettings: Equatable, Sendable {
     public var chirp: Bool = true
     /// Stop on a ringing daily alarm rings it again after this long.
     public var snooze: Duration = .seconds(9 * 60)
+    /// 1-100: a passive buzzer's loudness (PWM duty cycle); an active
+    /// buzzer ignores it.
+    public var volume = 100
+    /// A melody the alarm plays instead of its double beep (`alarm.tune`).
+    public var tune: [RTTTL.Note]? = nil
+    /// Phase sounds given in the configuration (`alarm.sounds`), in place
+    /// of the built-in patterns.
+    public var sounds: [Buzzer.Signal: BuzzerPattern] = [:]
     public init() {}
+
+    /// What `signal` plays.
+    public func pattern(_ signal: Buzzer.Signal) -> BuzzerPattern { sounds[signal] ?? signal.pattern }
 }
 
 public struct InputSettings: Equatable, Sendable {

@@ -32,6 +32,17 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// older files): edits on the box are kept until the file's list
     /// changes, then the file wins.
     public var filePresets: [Int64]?
+    /// The lead-in counted into a running or paused phase's elapsed time
+    /// (nanoseconds; absent: none), so a count still in its lead-in is
+    /// stored without a negative time.
+    public var leadIn: Int64?
+    /// The wall instant a count-down reached zero, while its overrun counts.
+    public var overrunSince: Int64?
+    /// A named interval program: which one (its place in the list), the
+    /// rounds an AMRAP counted, a For Time's finish (nanoseconds).
+    public var program: Int?
+    public var roundsCounted: Int?
+    public var finish: Int64?
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
@@ -70,6 +81,20 @@ public struct Snapshot: Equatable, Sendable, Codable {
         }
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
         filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
+        leadIn = try c.decodeIfPresent(Int64.self, forKey: .leadIn)
+        if let l = leadIn, !(0...Settings.longestLeadIn.nanoseconds).contains(l) {
+            throw c.refusal(.leadIn, "a lead-in of \(l) ns is not 0 to 60 s")
+        }
+        program = try c.decodeIfPresent(Int.self, forKey: .program)
+        if let p = program, !(0..<Settings.maxPresets).contains(p) { throw c.refusal(.program, "program \(p) is not 0 to \(Settings.maxPresets - 1)") }
+        roundsCounted = try c.decodeIfPresent(Int.self, forKey: .roundsCounted)
+        if let r = roundsCounted, !(0...9_999).contains(r) { throw c.refusal(.roundsCounted, "\(r) rounds is not 0 to 9999") }
+        finish = try c.decodeIfPresent(Int64.self, forKey: .finish)
+        if let f = finish { do { _ = try Duration.checked(nanoseconds: f) } catch { throw c.refusal(.finish, error.description) } }
+        overrunSince = try c.decodeIfPresent(Int64.self, forKey: .overrunSince)
+        if let o = overrunSince {
+            do { _ = try WallTime(checked: o) } catch { throw c.refusal(.overrunSince, error.description) }
+        }
         if let f = filePresets {
             guard f.count <= Settings.maxPresets, f.allSatisfy({ (1...Settings.longestPreset.nanoseconds).contains($0) }) else {
                 throw c.refusal(.filePresets, "not a list of at most \(Settings.maxPresets) presets")
@@ -159,8 +184,11 @@ extension Snapshot {
 extension CountTimer {
     public func snapshot(at now: Now) -> Snapshot {
         // An unsaved edit is dropped: while editing, the count is in ready.
-        Snapshot(mode: stopwatchMode ? .stopwatch : .timer, phase: lifecycle.phase(at: now), presets: presets.map(\.nanoseconds),
-                 presetIndex: presetIndex, direction: direction)
+        var s = Snapshot(mode: stopwatchMode ? .stopwatch : .timer, phase: lifecycle.phase(at: now), presets: presets.map(\.nanoseconds),
+                         presetIndex: presetIndex, direction: direction)
+        s.leadIn = lifecycle.storedLeadIn > .zero ? lifecycle.storedLeadIn.nanoseconds : nil
+        s.overrunSince = overrunSince.map(now.wall(of:))
+        return s
     }
 
     /// Continue from a snapshot as if the box had stayed on (see
@@ -175,18 +203,42 @@ extension CountTimer {
         direction = s.phase == .ready ? switchPosition : s.direction
         edit = nil
         let target = target
-        lifecycle.restore(s.phase, at: now) { run in target.map { run.instant(whenElapsed: $0) } }
+        lifecycle.restore(s.phase, leadIn: .nanoseconds(s.leadIn ?? 0), at: now) { run in target.map { run.instant(whenElapsed: $0) } }
+        overrunSince = nil
+        switch lifecycle.state {
+        case .ringing, .done:
+            // Over since the wall instant it reached zero; a count that
+            // ended while the box was off is over since its end.
+            if let o = s.overrunSince {
+                overrunSince = now.instant(ofWall: min(o, now.wall.nanoseconds))
+            } else if overrun, direction == .down, let run = s.phase.run(at: now), let target {
+                overrunSince = Run(since: run.since, before: run.before - .nanoseconds(s.leadIn ?? 0)).instant(whenElapsed: target)
+            }
+        default: break
+        }
     }
 }
 
 extension IntervalProgram {
     public func snapshot(at now: Now) -> Snapshot {
-        Snapshot(mode: .interval, phase: lifecycle.phase(at: now), presets: [], presetIndex: 0, direction: .down)
+        var s = Snapshot(mode: .interval, phase: lifecycle.phase(at: now), presets: [], presetIndex: 0, direction: .down)
+        s.leadIn = lifecycle.storedLeadIn > .zero ? lifecycle.storedLeadIn.nanoseconds : nil
+        if named {
+            s.program = selected
+            s.roundsCounted = roundsCounted > 0 ? roundsCounted : nil
+            s.finish = finish?.nanoseconds
+        }
+        return s
     }
 
     public mutating func restore(_ s: Snapshot, at now: Now) {
+        if named, let p = s.program, p < plans.count {
+            selected = p
+            roundsCounted = s.roundsCounted ?? 0
+            finish = s.finish.map { .nanoseconds($0) }
+        }
         let total = total
-        lifecycle.restore(s.phase, at: now) { $0.instant(whenElapsed: total) }
+        lifecycle.restore(s.phase, leadIn: .nanoseconds(s.leadIn ?? 0), at: now) { $0.instant(whenElapsed: total) }
     }
 }
 

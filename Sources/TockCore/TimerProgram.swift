@@ -26,6 +26,8 @@ public protocol TimerProgram: Sendable, Equatable {
     var ringingSince: Instant? { get }
     /// Whether the program is in a rest phase (interval programs).
     func resting(at now: Now) -> Bool
+    /// Nothing is counting or sounding: the panel may show the idle clock.
+    var isIdle: Bool { get }
 
     /// How a button acts in the current state.
     func pressStyle(_ button: Button) -> PressStyle
@@ -46,6 +48,8 @@ public protocol TimerProgram: Sendable, Equatable {
     func presentation(at now: Now) -> Presentation
     /// How far it has come (for the status and the MQTT link).
     func progress(at now: Now) -> Progress
+    /// A named program's round (and set), for the trace and the links.
+    func round(at now: Now) -> RoundReport?
 
     /// What to remember across a restart (see `Snapshot`).
     func snapshot(at now: Now) -> Snapshot
@@ -54,9 +58,9 @@ public protocol TimerProgram: Sendable, Equatable {
 
 extension TimerProgram {
     public func resting(at now: Now) -> Bool { false }
+    public func round(at now: Now) -> RoundReport? { nil }
     public mutating func noteSwitch(_ position: SwitchPosition) {}
 
-    /// Nothing is counting or sounding: the panel may show the idle clock.
     public var isIdle: Bool { stateName == .ready || stateName == .done }
 
     /// Whether another program is this one in the same state.

@@ -4,7 +4,9 @@ import TockCore
 /// A passive buzzer (a piezo or magnetic transducer without its own
 /// oscillator) on a hardware PWM channel: a tone of f Hz is a square wave
 /// of period 1/f at 50 % duty, the duty that puts most energy into the
-/// fundamental; silence is the channel disabled.
+/// fundamental; a lower volume is a narrower pulse (duty = volume / 2
+/// percent of the period: 100 is 50 %, 20 is 10 %); silence is the channel
+/// disabled.
 public final class PWMBuzzer: Sounder {
     private let channel: any PWMChannel
 
@@ -35,10 +37,11 @@ public final class PWMBuzzer: Sounder {
         output = wanted
     }
 
-    /// Period and 50 % duty of `tone`, to the nanosecond (sysfs PWM's unit).
+    /// Period and duty of `tone`, to the nanosecond (sysfs PWM's unit).
     static func waveform(for tone: Tone) -> (period: Duration, duty: Duration) {
         precondition(tone.hertz > 0, "a tone needs a positive frequency, not \(tone.hertz) Hz")
         let period = (1_000_000_000 + Int64(tone.hertz) / 2) / Int64(tone.hertz)
-        return (.nanoseconds(period), .nanoseconds(period / 2))
+        let volume = Int64(min(max(tone.volume, 1), 100))
+        return (.nanoseconds(period), .nanoseconds(volume == 100 ? period / 2 : period * volume / 200))
     }
 }

@@ -28,7 +28,7 @@ public struct GroupSchedule {
         public var press: String
         public var state: Snapshot
 
-        static let presses: Set<String> = ["start", "stop", "reset", "set", "mode"]
+        static let presses: Set<String> = ["start", "stop", "reset", "set", "mode", "program"]
 
         public init(from: String, at: Int64, press: String, state: Snapshot) {
             self.from = from

@@ -86,6 +86,18 @@ public enum HomeAssistant {
                onlyWhile: ("alarm", ["ringing", "snoozed"])),
     ] }
 
+    /// The rows an `interval.programs` list adds: the program select (its
+    /// names) and the round sensor.
+    public static func programEntities(_ programs: [String]) -> [Entity] {
+        guard !programs.isEmpty else { return [] }
+        return [
+            Entity("select", "program", "Program", ["command_topic": "cmd", "state_topic": "program",
+                                                    "command_template": #"{"cmd":"program","name":"{{ value }}"}"#,
+                                                    "options": programs]),
+            Entity("sensor", "round", "Round", ["state_topic": "round", "icon": "mdi:counter", "state_class": "measurement"]),
+        ]
+    }
+
     /// Daily alarm `n`'s on/off switch (`<prefix>/alarm_<n>`: `ON`/`OFF`).
     public static func alarmSwitch(_ n: Int, name: String) -> Entity {
         Entity("switch", "alarm_\(n)", name, ["command_topic": "cmd", "state_topic": "alarm_\(n)",
@@ -94,17 +106,20 @@ public enum HomeAssistant {
                                               "state_on": "ON", "state_off": "OFF", "icon": "mdi:alarm"])
     }
 
-    /// The device triggers, published on `<prefix>/event`. An interval
-    /// program's phases add a row here ("phase_changed").
+    /// The device triggers, published on `<prefix>/event`.
     public static var triggers: [Trigger] { [
         Trigger("count_finished", "timer", payload: "count_finished"),
         Trigger("alarm_ringing", "alarm", payload: "alarm_ringing"),
         Trigger("alarm_dismissed", "alarm", payload: "alarm_dismissed"),
+        // A named interval program going from work to rest or back.
+        Trigger("phase_changed", "program", payload: "phase_changed"),
     ] }
 
-    /// The configs, as (topic, payload): the entities, `alarms` switches
-    /// (named as given) and the device triggers.
-    public static func configs(_ c: MqttConfig, version: String, alarms: [String] = []) -> [(topic: String, payload: [String: Any])] {
+    /// The configs, as (topic, payload): the entities, the program select
+    /// and round sensor with `programs` (the names of `interval.programs`),
+    /// `alarms` switches (named as given) and the device triggers.
+    public static func configs(_ c: MqttConfig, version: String, alarms: [String] = [],
+                               programs: [String] = []) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [
@@ -114,7 +129,7 @@ public enum HomeAssistant {
             "model": "Tock timer",
             "sw_version": version,
         ]
-        let all = entities + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
+        let all = entities + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
         var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
                 "name": e.name,

@@ -91,7 +91,7 @@ public final class MqttBridge {
         sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
-        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms) {
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
         }
         // Alarm switches of alarms removed while the link was down.
@@ -108,13 +108,17 @@ public final class MqttBridge {
         guard client.link == .connected else { return }
         let shown = output.items.contains {
             switch $0 {
-            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist), .command(.led), .report(.alarm): true
+            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist), .command(.led), .report(.alarm), .report(.round): true
             default: false
             }
         }
         guard shown || published["switch"] != shell.core.input.switchPosition.rawValue else { return }
         client.measure {
-            for event in MqttStateTopics.events(in: output) {
+            var events = MqttStateTopics.events(in: output)
+            let phase = MqttStateTopics.phase(of: shell)
+            if let phase, let last = lastPhase, phase != last { events.append("phase_changed") }
+            lastPhase = phase
+            for event in events {
                 client.publish("\(config.topicPrefix)/event", Array(event.utf8), retain: false)
             }
             announceAlarms()
@@ -127,7 +131,7 @@ public final class MqttBridge {
     private func announceAlarms() {
         let names = MqttStateTopics.alarmNames(of: shell)
         guard names != announcedAlarms, config.discovery else { return }
-        let configs = HomeAssistant.configs(config, version: Self.version, alarms: names)
+        let configs = HomeAssistant.configs(config, version: Self.version, alarms: names, programs: programNames)
         for n in 0..<names.count where n >= announcedAlarms.count || names[n] != announcedAlarms[n] {
             let topic = HomeAssistant.alarmConfigTopic(config, n + 1)
             if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSONText.bytes(c.payload)) }
@@ -140,6 +144,12 @@ public final class MqttBridge {
         }
         announcedAlarms = names
     }
+
+    /// A named program's phase at the last batch (work, rest).
+    private var lastPhase: String?
+
+    /// The names of `interval.programs`, for Home Assistant's program select.
+    private var programNames: [String] { shell.core.settings.interval.programs.map(\.name) }
 
     /// The least time between two values on one state topic: Home
     /// Assistant's recorder writes each one down.

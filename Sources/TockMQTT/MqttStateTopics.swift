@@ -32,6 +32,14 @@ enum MqttStateTopics {
         // Outside the timer and stopwatch modes the preset entity is
         // unavailable and the topic keeps the last preset: never empty.
         if let presets = core.presets { values.append(("preset", DurationText.format(presets.current))) }
+        // A named program's name and round; a count-down's overrun in whole
+        // seconds (and once more, "None", when it ends).
+        if let name = progress.program { values.append(("program", name)) }
+        if let r = progress.round {
+            values.append(("round", "\(r.round)"))
+            values.append(("phase", shell.resting() ? "rest" : "work"))
+        }
+        values.append(("overrun_ms", progress.overrun.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"))
         for (i, e) in core.alarms.entries.enumerated() {
             values.append(("alarm_\(i + 1)", e.alarm.enabled ? "ON" : "OFF"))
         }
@@ -49,6 +57,11 @@ enum MqttStateTopics {
     /// The device triggers' payloads a batch of outputs fires (one per row
     /// of `HomeAssistant.triggers`; an interval program's phase change is
     /// a case here with its `phase_changed` row there).
+    /// A named program's phase, for the `phase_changed` trigger.
+    static func phase(of shell: Shell) -> String? {
+        shell.progress().round == nil ? nil : shell.resting() ? "rest" : "work"
+    }
+
     static func events(in output: Machine.Output) -> [String] {
         var events: [String] = []
         for r in output.reports {

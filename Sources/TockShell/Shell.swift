@@ -81,11 +81,16 @@ public final class Shell {
     /// `tock mode`: change the mode.
     public func setMode(_ mode: Settings.Mode) throws(Machine.Refusal) { try request(.setMode(mode)) }
 
+    /// `tock program NAME`: select a named interval program.
+    public func selectProgram(_ name: String) throws(Machine.Refusal) { try request(.selectProgram(name)) }
+
     /// `tock alarm add|rm|on|off|skip-next`.
     public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
 
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }
+    /// Whether an interval program is in a rest phase now.
+    public func resting() -> Bool { core.program.resting(at: clock()) }
 
     /// What the display means now, without its blink phases.
     public func displayMeaning() -> DisplayMeaning { core.displayMeaning(at: clock()) }
@@ -170,6 +175,8 @@ public final class Shell {
                 log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
             case .command(.group(let change)):
                 onGroupChange?(change)
+            case .report(.round(let r)):
+                log.info("round \(r.round)\(r.set.map { " of set \($0)" } ?? "")")
             case .report(.refused):
                 break  // (thrown by `request`)
             }

@@ -3,7 +3,8 @@ import TockCore
 
 /// Writes the trace: JSON Lines, one object per change, each with `t`
 /// (seconds from the start, millisecond precision) and one of `display`,
-/// `buzzer`, `state`, `led.NAME` or `alarm` (the time of a daily alarm that
+/// `buzzer`, `state`, `round` and `set` (a named interval program's),
+/// `led.NAME` or `alarm` (the time of a daily alarm that
 /// rings: `06:45`; or `snoozed`, `dismissed`, `silenced`, `missed 06:45`,
 /// `skipped 06:45`).
 public final class TraceWriter {
@@ -11,6 +12,7 @@ public final class TraceWriter {
     private let leds: Set<String>
     private let sink: (String) -> Void
     private var buzzer: Bool? = nil
+    private var set: Int? = nil
 
     /// `sink` receives each line without its newline.
     public init(origin: Instant, leds: [String], sink: @escaping (String) -> Void) {
@@ -34,6 +36,10 @@ public final class TraceWriter {
         case .command(.led(let name, let lit)):
             guard leds.contains(name) else { return }
             write(t, "\(json("led." + name)):\(lit)")
+        case .report(.round(let r)):
+            write(t, "\"round\":\(r.round)")
+            if let s = r.set, s != set { write(t, "\"set\":\(s)") }
+            set = r.set
         case .report(.alarm(let notice)):
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
         case .command(.group(let change)):

@@ -76,7 +76,7 @@ public final class InteractiveSimulator {
             let s = SimulatorScreen.render(frame: shell.frame ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
                                            leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
-                                           color: color)
+                                           detail: SimulatorScreen.detail(shell.progress()), color: color)
             guard s != screen else { return }
             screen = s
             FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))

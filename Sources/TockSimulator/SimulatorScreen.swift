@@ -28,6 +28,7 @@ public struct SimulatorScreen: Sendable {
         state: StateName,
         leds: [String: Bool],
         switchPosition: String,
+        detail: String = "",
         keysHelp: Bool = true,
         color: Bool
     ) -> String {
@@ -40,7 +41,7 @@ public struct SimulatorScreen: Sendable {
         lines.append("")
 
         let sound = buzzer.map { "♪ \($0.hertz) Hz" } ?? "off"
-        lines.append("state: \(state.rawValue)   buzzer: \(sound)")
+        lines.append("state: \(state.rawValue)   buzzer: \(sound)" + (detail.isEmpty ? "" : "   " + detail))
         if !leds.isEmpty {
             lines.append(leds.sorted { $0.key < $1.key }.map { name, on in
                 let mark = on ? (color ? litLED + "●" + reset : "●") : "○"
@@ -61,6 +62,16 @@ public struct SimulatorScreen: Sendable {
     /// Lit segments in red, one step darker for every two steps down the
     /// display's 0...7 brightness range (reds 196, 160, 124, 88 of the
     /// 256-colour palette).
+    /// A named program, its round, a lead-in or an overrun, for the state line.
+    public static func detail(_ p: Progress) -> String {
+        var parts: [String] = []
+        if let name = p.program { parts.append("program \(name)") }
+        if let r = p.round { parts.append(r.set.map { "set \($0) round \(r.round)" } ?? "round \(r.round)") }
+        if let l = p.leadIn { parts.append("lead-in \((l.nanoseconds + 999_999_999) / 1_000_000_000) s") }
+        if let o = p.overrun { parts.append("over by \(o.nanoseconds / 1_000_000_000) s") }
+        return parts.joined(separator: " · ")
+    }
+
     static func litSegment(brightness: Int) -> String {
         let reds = [88, 124, 160, 196]
         let level = min(max(brightness, 0), 7) / 2

@@ -85,6 +85,10 @@ func summary(_ obj: [String: Any]) -> String {
     if let m = obj["mode"] { parts.append("mode \(m)") }
     if let p = obj["preset"] { parts.append("preset \(p)") }
     if let d = obj["direction"] { parts.append("switch \(d)") }
+    if let p = obj["program"] { parts.append("program \(p)") }
+    if let r = obj["round"] { parts.append(obj["set"].map { "set \($0) round \(r)" } ?? "round \(r)") }
+    if let l = obj["lead_in_ms"] as? Int { parts.append("lead-in \((l + 999) / 1000)s") }
+    if let o = obj["overrun_ms"] as? Int { parts.append("over by \(o / 1000)s") }
     if obj["buzzer"] as? Bool == true { parts.append("buzzer on") }
     if let a = obj["alarm"] { parts.append("alarm \(a)") }
     if let m = obj["mqtt"] as? [String: Any], let link = m["link"] { parts.append("mqtt \(link)") }
@@ -151,6 +155,13 @@ struct Mode: ParsableCommand {
         guard ControlRequest.modes.contains(mode) else { throw ValidationError("mode is one of \(ControlRequest.modes.joined(separator: ", "))") }
     }
     func run() throws { try show(try send(.mode(mode), socket: socket), json: false) }
+}
+
+struct Program: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "program", abstract: "Select a named interval program (interval.programs), in ready or done.")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "The program's name, as in the configuration file.") var name: String
+    func run() throws { try show(try send(.program(name), socket: socket), json: false) }
 }
 
 struct Watch: ParsableCommand {
