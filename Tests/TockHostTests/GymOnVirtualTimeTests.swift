@@ -53,13 +53,29 @@ import TockLoop
 
     @Test func homeAssistantGetsAProgramSelectAndARoundSensor() throws {
         let configs = HomeAssistant.configs(MqttConfig(), version: "1", programs: ["tAbA", "E1"])
-        #expect(configs.count == 10)
+        #expect(configs.count == HomeAssistant.configs(MqttConfig(), version: "1").count + 2)
         let select = try #require(configs.first { $0.topic.hasSuffix("/program/config") })
         #expect(select.topic.hasPrefix("homeassistant/select/"))
         #expect(select.payload["options"] as? [String] == ["tAbA", "E1"])
         #expect(select.payload["command_template"] as? String == #"{"cmd":"program","name":"{{ value }}"}"#)
         #expect(configs.contains { $0.topic.hasPrefix("homeassistant/sensor/") && $0.topic.hasSuffix("/round/config") })
-        #expect(HomeAssistant.configs(MqttConfig(), version: "1").count == 8)
+        #expect(!HomeAssistant.configs(MqttConfig(), version: "1").contains { $0.topic.hasSuffix("/program/config") })
+    }
+
+    /// A Tabata's work and rest phases on `phase`, and each change as the
+    /// `phase_changed` device trigger: 20 s work, 10 s rest.
+    @Test func aPhaseChangeIsADeviceTrigger() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("gym")
+        let box = try TestBox("mqtt: {host: h, client_id: gym}\nmode: interval\ninterval:\n  programs: [{name: tAbA, kind: tabata}]\n",
+                              loop: loop, link: link)
+        loop.advance(by: .seconds(3))
+        link.inject("tock/gym/cmd", #"{"cmd":"start"}"#)
+        loop.advance(by: .seconds(61))
+        // Work, rest, work, rest, work (60 s: two rounds of 30 s and the third begun).
+        #expect(broker.published(on: "tock/gym/phase") == ["work", "rest", "work", "rest", "work"])
+        #expect(broker.published(on: "tock/gym/event").filter { $0 == "phase_changed" }.count == 4)
+        withExtendedLifetime(box) {}
     }
 
     @Test func theOverrunIsPublished() throws {

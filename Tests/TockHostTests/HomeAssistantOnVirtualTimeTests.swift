@@ -56,7 +56,7 @@ import TockLoop
             #expect(c["qos"] as? Int == 1, "\(topic)")
         }
         let triggers = all.filter { $0.key.contains("/device_automation/") }.values.compactMap { $0["type"] as? String }
-        #expect(Set(triggers) == ["count_finished", "alarm_ringing", "alarm_dismissed"])
+        #expect(Set(triggers) == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed"])
         withExtendedLifetime(b) {}
     }
 
