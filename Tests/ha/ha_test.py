@@ -64,7 +64,8 @@ ENTITIES = {
 OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining",
                 "button.tock_kitchen_start", "button.tock_kitchen_stop", "button.tock_kitchen_reset",
                 "select.tock_kitchen_mode", "text.tock_kitchen_preset"]
-TRIGGERS = {("count_finished", "timer"), ("alarm_ringing", "alarm"), ("alarm_dismissed", "alarm")}
+TRIGGERS = {("count_finished", "timer"), ("alarm_ringing", "alarm"), ("alarm_dismissed", "alarm"),
+            ("phase_changed", "program")}
 
 failures = []
 

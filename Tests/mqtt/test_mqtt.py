@@ -41,7 +41,7 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("select", "mode"), ("text", "preset"), ("sensor", "direction"), ("sensor", "switch"),
                      ("sensor", "next_alarm"), ("button", "snooze"), ("button", "dismiss"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
-                     ("device_automation", "alarm_dismissed")]
+                     ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed")]
 MODES = ["timer", "stopwatch", "countdown", "interval"]
 # The line for a lost link, as docs/mqtt.md writes it: `mqtt: connection lost
 # (...) to HOST:PORT; retrying in Ns`; one assertion
