@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
         .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto"]),
         .testTarget(name: "TockHostTests", dependencies: [
-            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto",
+            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),
