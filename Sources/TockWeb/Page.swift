@@ -75,6 +75,7 @@ enum Page {
 
     static let css = #"""
     * { box-sizing: border-box; }
+    [hidden] { display: none !important; }
     body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: #f3f3f1; color: #1b1b1b; }
     header { display: flex; align-items: baseline; gap: 1em; padding: .6em 1em; background: #1b1b1b; color: #fafafa; }
     header h1 { margin: 0; font-size: 1.3em; }
