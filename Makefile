@@ -36,6 +36,7 @@ test: deps
 	python3 Tests/docs/module-graph.py .
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory mqtt-test
+	$(MAKE) --no-print-directory web-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	$(MAKE) --no-print-directory deploy-test
@@ -57,6 +58,40 @@ mqtt-test:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(MQTT_TEST_PACKAGES)"
 	$(SWIFT) build --product tock
 	bash Tests/mqtt/run.sh .build/debug/tock
+
+## The web page (tock-web, docs/web.md) against a mock box on loopback: the
+## page in Debian's headless chromium driven by Playwright, then schemathesis
+## on docs/openapi.yaml (WEB_EXAMPLES cases per operation and phase; Tests/web/).
+## Both from PyPI in a venv under .cache/ named by their versions.
+.PHONY: web-test web-venv
+web-venv:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) chromium python3-venv"
+	$(SWIFT) build --product tock
+	$(SWIFT) build --product tock-web
+	@[ -x $(WEB_VENV)/bin/python ] || python3 -m venv $(WEB_VENV)
+	@$(WEB_VENV)/bin/python -c 'import playwright, schemathesis' 2>/dev/null || $(WEB_VENV)/bin/python -m pip install -q -r Tests/web/requirements.txt
+WEB_VENV := $(CURDIR)/.cache/web-venv-playwright1.65.2-schemathesis4.32.5
+WEB_EXAMPLES ?= 25
+web-test: web-venv
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
+		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
+
+## The page's pictures in docs/pictures (a phone and a desktop viewport),
+## from a mock box, in headless chromium.
+.PHONY: web-screenshots
+web-screenshots: web-venv
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python screenshots.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
+		/usr/bin/chromium $(CURDIR)/docs/pictures
+
+## A mock box and tock-web on http://127.0.0.1:8080/ (WEB_PORT), with the
+## box's display printed as it changes (the pairing code appears there).
+.PHONY: demo-web
+WEB_PORT ?= 8080
+demo-web: deps
+	$(SWIFT) build --product tock
+	$(SWIFT) build --product tock-web
+	bash Tests/web/demo-web.sh .build/debug/tock .build/debug/tock-web $(WEB_PORT)
 
 release: deps
 	$(SWIFT) build -c release --product tock
@@ -177,6 +212,7 @@ bench-idle-clock:
 ## Deployment (deploy/): the Debian package, a direct install, and their test.
 .PHONY: deb install deploy-test
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock
+DEPLOY_BUILD_WEB := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock-web
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
 ## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
@@ -188,7 +224,8 @@ else
 deb:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) dpkg-dev"
 	$(DEPLOY_BUILD)
-	bash deploy/build-deb.sh .build-release/release/tock .build/deb
+	$(DEPLOY_BUILD_WEB)
+	bash deploy/build-deb.sh --web .build-release/release/tock-web .build-release/release/tock .build/deb
 endif
 
 ## The arm64 package from this machine: a Debian sid root with Debian's
