@@ -4,7 +4,7 @@ SHELL := /bin/bash
 # that has Swift.
 
 SWIFT ?= swift
-APT_PACKAGES := libgpiod-dev libmosquitto-dev pkg-config tmux
+APT_PACKAGES := libgpiod-dev libmosquitto-dev libcurl4-openssl-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo demo-sim test deps build release clean fuzz

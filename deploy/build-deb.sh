@@ -117,20 +117,20 @@ if [ -n "$triplet" ]; then
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
   shlibs=$(cd "$work/src" && DEB_HOST_ARCH=$arch dpkg-shlibdeps --admindir="$sysroot/var/lib/dpkg" \
-             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" 2> "$work/shlibdeps.err" \
+             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" \
            | sed -n 's/^shlibs:Depends=//p') || true
   [ -n "$shlibs" ] || { cat "$work/shlibdeps.err" >&2; echo "build-deb: dpkg-shlibdeps against $sysroot failed" >&2; exit 1; }
 elif command -v dpkg-shlibdeps >/dev/null; then
   # dpkg-shlibdeps reads debian/control from the directory it runs in.
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
-  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
+  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
     cat "$work/shlibdeps.err" >&2; shlibs=; }
 fi
 if [ -z "$shlibs" ]; then
   # Without dpkg-dev: the package owning each library ldd finds (no versions).
   echo "build-deb: dpkg-shlibdeps not available or failed; Depends from ldd and dpkg -S (unversioned)" >&2
-  shlibs=$(ldd "$pkg/usr/bin/tock" | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
+  shlibs=$(ldd "$pkg/usr/bin/tock" ${web:+"$pkg/usr/bin/tock-web"} | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
       for p in "$lib" "$(readlink -f "$lib")" "/usr$lib" "${lib#/usr}"; do
         owner=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && { echo "$owner"; break; }
       done
@@ -257,7 +257,7 @@ if [ "$1" = configure ]; then
         # Does nothing when tock is already a member.
         adduser --quiet tock "$g" >/dev/null
     done
-    if [ -x /usr/bin/tock-web ]; then
+    if command -v tock-web >/dev/null; then
         # The web page's user: the tock group only, to reach the control socket.
         getent passwd tock-web >/dev/null || adduser --quiet --system --group --home /var/lib/tock-web \
             --no-create-home --shell /usr/sbin/nologin tock-web

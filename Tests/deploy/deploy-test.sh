@@ -420,6 +420,12 @@ if ldd "$tmp/data/usr/bin/tock" 2>&1 | grep -Eq 'swift|not found'; then
 else
   ok "the packaged binary needs no Swift toolchain libraries"
 fi
+if ldd "$tmp/data/usr/bin/tock-web" 2>&1 | grep -Eq 'swift|not found'; then
+  fail "the packaged tock-web needs no Swift toolchain libraries" "$(ldd "$tmp/data/usr/bin/tock-web" 2>&1)"
+else
+  ok "the packaged tock-web needs no Swift toolchain libraries"
+fi
+check "the packaged tock-web runs (tock-web --help)" "$tmp/data/usr/bin/tock-web" --help
 check "the packaged binary runs (config check of the packaged config)" \
   "$tmp/data/usr/bin/tock" config check "$tmp/data/etc/tock/config.yaml"
 for s in preinst postinst prerm postrm; do
