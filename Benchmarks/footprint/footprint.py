@@ -119,6 +119,7 @@ def main():
         name, path = spec.split("=", 1)
         runs = [measure_tock(path) for _ in range(args.rounds)]
         rows.append((f"tock run ({name})", runs))
+        print(name, [r[1] for r in runs], flush=True)
     if args.web:
         last = args.tock[-1].split("=", 1)[1]
         rows.append(("tock-web", [measure_web(last, args.web) for _ in range(args.rounds)]))
