@@ -4,7 +4,7 @@ SHELL := /bin/bash
 # that has Swift.
 
 SWIFT ?= swift
-APT_PACKAGES := libgpiod-dev libmosquitto-dev pkg-config tmux
+APT_PACKAGES := libgpiod-dev libmosquitto-dev libcurl4-openssl-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo demo-sim test deps build release clean fuzz
@@ -38,6 +38,7 @@ test: deps
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	$(MAKE) --no-print-directory mqtt-test
 	$(MAKE) --no-print-directory ha-test
+	$(MAKE) --no-print-directory web-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	$(MAKE) --no-print-directory deploy-test
@@ -74,6 +75,39 @@ ha-test:
 	$(SWIFT) build --product tock
 	PYTHONDONTWRITEBYTECODE=1 "$$(bash Tests/ha/venv.sh $(CURDIR)/.cache $(HA_VERSION) $(HA_PYTHON))" Tests/ha/ha_test.py \
 		--tock .build/debug/tock $(if $(HA_WINDOW),--window $(HA_WINDOW),)
+## The web page (tock-web, docs/web.md) against a mock box on loopback: the
+## page in Debian's headless chromium driven by Playwright, then schemathesis
+## on docs/openapi.yaml (WEB_EXAMPLES cases per operation and phase; Tests/web/).
+## Both from PyPI in a venv under .cache/ named by their versions.
+.PHONY: web-test web-venv
+web-venv:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) chromium python3-venv"
+	$(SWIFT) build --product tock
+	$(SWIFT) build --product tock-web
+	@[ -x $(WEB_VENV)/bin/python ] || python3 -m venv $(WEB_VENV)
+	@$(WEB_VENV)/bin/python -c 'import playwright, schemathesis' 2>/dev/null || $(WEB_VENV)/bin/python -m pip install -q -r Tests/web/requirements.txt
+WEB_VENV := $(CURDIR)/.cache/web-venv-playwright1.65.2-schemathesis4.32.5
+WEB_EXAMPLES ?= 25
+web-test: web-venv
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
+		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
+
+## The page's pictures in docs/pictures (a phone and a desktop viewport),
+## from a mock box, in headless chromium.
+.PHONY: web-screenshots
+web-screenshots: web-venv
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python screenshots.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
+		/usr/bin/chromium $(CURDIR)/docs/pictures
+
+## A mock box and tock-web on http://127.0.0.1:8080/ (WEB_PORT), with the
+## box's display printed as it changes (the pairing code appears there).
+.PHONY: demo-web
+WEB_PORT ?= 8080
+demo-web: deps
+	$(SWIFT) build --product tock
+	$(SWIFT) build --product tock-web
+	bash Tests/web/demo-web.sh .build/debug/tock .build/debug/tock-web $(WEB_PORT)
 
 release: deps
 	$(SWIFT) build -c release --product tock $(RELEASE_LINK)
@@ -105,7 +139,7 @@ fuzz:
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
 		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift Sources/TockControl/RequestJSON.swift Sources/TockControl/JSONText.swift \
 		Sources/TockConfig/DurationText.swift Sources/TockCore/Instant.swift Sources/TockCore/TimeBounds.swift \
-		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift -o .build/fuzz/control-request
+		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift Sources/TockCore/Frame.swift -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
 ## Fuzz what Tock decodes from its state file and a fleet group's topic
@@ -199,6 +233,7 @@ bench-idle-clock:
 # (Benchmarks/README.md, start-up). gold, swiftc's default, has no DT_RELR.
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock $(RELEASE_LINK)
+DEPLOY_BUILD_WEB := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock-web $(RELEASE_LINK)
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
 ## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
@@ -210,7 +245,8 @@ else
 deb:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) dpkg-dev"
 	$(DEPLOY_BUILD)
-	bash deploy/build-deb.sh .build-release/release/tock .build/deb
+	$(DEPLOY_BUILD_WEB)
+	bash deploy/build-deb.sh --web .build-release/release/tock-web .build-release/release/tock .build/deb
 endif
 
 ## The arm64 package from this machine: a Debian sid root with Debian's

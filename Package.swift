@@ -4,6 +4,7 @@ import PackageDescription
 // The module graph points inward (docs/architecture.md draws it; a test
 // keeps the two equal):
 //   tock -> TockService, TockSimulator -> TockHost
+//   tock-web -> TockWeb -> TockControl (a client of the socket, another process)
 //   TockHost -> TockMQTT, TockControl, TockDevices -> TockShell
 //   TockShell -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
@@ -14,12 +15,16 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "tock", targets: ["tock"]),
+        // The page on the LAN: its own process, a client of the control socket.
+        .executable(name: "tock-web", targets: ["tock-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // HTTP for tock-web only (docs/web.md says why this one).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(name: "TockCore"),
@@ -92,6 +97,18 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The web page and its API: pairing, tokens, the HTTP routes, as
+        // rules apart from the sockets (tested on injected time).
+        .target(name: "TockWeb", dependencies: [
+            "TockControl", "TockConfig", "TockCore", "TockLinux",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
+        ]),
+        // `tock-web`: the page's server, run as its own unprivileged unit.
+        .executableTarget(name: "tock-web", dependencies: [
+            "TockWeb", "TockLinux",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // What several test targets share: a log handler that keeps the lines.
         .target(name: "TockTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
@@ -112,10 +129,11 @@ let package = Package(
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
         .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto"]),
         .testTarget(name: "TockHostTests", dependencies: [
-            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto",
+            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),
+        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]
 )

@@ -2,6 +2,11 @@
 # Build the Debian package of Tock from a release binary (make deb runs it).
 #
 #   deploy/build-deb.sh BINARY OUTDIR     writes OUTDIR/tock_<version>_<arch>.deb
+#   deploy/build-deb.sh --web TOCK_WEB BINARY OUTDIR
+#                                         with the web page's server (tock-web,
+#                                         docs/web.md), its unit and its Avahi
+#                                         announcement; by default the tock-web
+#                                         beside BINARY, when there is one
 #   deploy/build-deb.sh --arch ARCH --sysroot DIR BINARY OUTDIR
 #                                         the same for a binary cross-built for
 #                                         ARCH against the Debian root DIR
@@ -24,9 +29,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-arch= sysroot=
+arch= sysroot= web=
 while [ $# -gt 0 ]; do
   case $1 in
+    --web) web=${2:?--web TOCK_WEB}; shift 2 ;;
     --arch) arch=${2:?--arch ARCH}; shift 2 ;;
     --sysroot) sysroot=${2:?--sysroot DIR}; shift 2 ;;
     *) break ;;
@@ -35,6 +41,8 @@ done
 binary=${1:?usage: build-deb.sh [--arch ARCH --sysroot DIR] BINARY OUTDIR}
 outdir=${2:?usage: build-deb.sh [--arch ARCH --sysroot DIR] BINARY OUTDIR}
 [ -x "$binary" ] || { echo "build-deb: $binary is not an executable file" >&2; exit 1; }
+if [ -z "$web" ] && [ -x "$(dirname "$binary")/tock-web" ]; then web=$(dirname "$binary")/tock-web; fi
+[ -z "$web" ] || [ -x "$web" ] || { echo "build-deb: $web is not an executable file" >&2; exit 1; }
 
 if [ -f "$repo/VERSION" ]; then version=$(tr -d ' \t\n' < "$repo/VERSION")
 elif [ -f "$here/VERSION" ]; then version=$(tr -d ' \t\n' < "$here/VERSION")
@@ -59,7 +67,7 @@ fi
 maintainer=${DEB_MAINTAINER:-Tock maintainers <tock@localhost>}
 deb=$outdir/tock_${version}_${arch}.deb
 
-inputs=("$binary" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md" "$repo/docs" "$repo"/docs/*.md)
+inputs=("$binary" ${web:+"$web"} "$here/tock-web.service" "$here/tock.avahi.service" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md" "$repo/docs" "$repo"/docs/*.md)
 if [ -f "$deb" ] && [ "${DEB_FORCE:-0}" != 1 ] && [ -z "$(find "${inputs[@]}" -newer "$deb")" ]; then
   echo "$deb (up to date)"
   exit 0
@@ -77,6 +85,14 @@ install -m 0755 "$binary" "$pkg/usr/bin/tock"
 # Symbols and debug information are not needed on the appliance.
 "$strip" --strip-unneeded "$pkg/usr/bin/tock"
 install -m 0644 "$here/tock.service" "$pkg/lib/systemd/system/tock.service"
+if [ -n "$web" ]; then
+  # The page on the LAN: its own binary, unit and user (docs/web.md).
+  install -d "$pkg/etc/avahi/services"
+  install -m 0755 "$web" "$pkg/usr/bin/tock-web"
+  "$strip" --strip-unneeded "$pkg/usr/bin/tock-web"
+  install -m 0644 "$here/tock-web.service" "$pkg/lib/systemd/system/tock-web.service"
+  install -m 0644 "$here/tock.avahi.service" "$pkg/etc/avahi/services/tock.service"
+fi
 install -m 0644 "$here/99-tock-gpio.rules" "$pkg/lib/udev/rules.d/99-tock-gpio.rules"
 install -m 0644 "$here/config.yaml" "$pkg/etc/tock/config.yaml"
 install -m 0644 "$repo/README.md" "$pkg/usr/share/doc/tock/README.md"
@@ -102,20 +118,20 @@ if [ -n "$triplet" ]; then
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
   shlibs=$(cd "$work/src" && DEB_HOST_ARCH=$arch dpkg-shlibdeps --admindir="$sysroot/var/lib/dpkg" \
-             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" 2> "$work/shlibdeps.err" \
+             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" \
            | sed -n 's/^shlibs:Depends=//p') || true
   [ -n "$shlibs" ] || { cat "$work/shlibdeps.err" >&2; echo "build-deb: dpkg-shlibdeps against $sysroot failed" >&2; exit 1; }
 elif command -v dpkg-shlibdeps >/dev/null; then
   # dpkg-shlibdeps reads debian/control from the directory it runs in.
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
-  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
+  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
     cat "$work/shlibdeps.err" >&2; shlibs=; }
 fi
 if [ -z "$shlibs" ]; then
   # Without dpkg-dev: the package owning each library ldd finds (no versions).
   echo "build-deb: dpkg-shlibdeps not available or failed; Depends from ldd and dpkg -S (unversioned)" >&2
-  shlibs=$(ldd "$pkg/usr/bin/tock" | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
+  shlibs=$(ldd "$pkg/usr/bin/tock" ${web:+"$pkg/usr/bin/tock-web"} | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
       for p in "$lib" "$(readlink -f "$lib")" "/usr$lib" "${lib#/usr}"; do
         owner=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && { echo "$owner"; break; }
       done
@@ -141,7 +157,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: $recommends
+Recommends: $recommends${web:+, avahi-daemon}
 Section: misc
 Priority: optional
 Description: timer appliance for Raspberry Pi and other Linux boards
@@ -152,6 +168,7 @@ Description: timer appliance for Raspberry Pi and other Linux boards
  its configuration is /etc/tock/config.yaml.
 EOF
 echo /etc/tock/config.yaml > "$pkg/DEBIAN/conffiles"
+[ -z "$web" ] || echo /etc/avahi/services/tock.service >> "$pkg/DEBIAN/conffiles"
 # Checksums for debsums / dpkg --verify (conffiles have their own in dpkg's database).
 (cd "$pkg" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
 
@@ -245,6 +262,12 @@ if [ "$1" = configure ]; then
         # Does nothing when tock is already a member.
         adduser --quiet tock "$g" >/dev/null
     done
+    if command -v tock-web >/dev/null; then
+        # The web page's user: the tock group only, to reach the control socket.
+        getent passwd tock-web >/dev/null || adduser --quiet --system --group --home /var/lib/tock-web \
+            --no-create-home --shell /usr/sbin/nologin tock-web
+        adduser --quiet tock-web tock >/dev/null
+    fi
 
     # Device permissions now rather than at the next boot.
     if [ -S /run/udev/control ] && command -v udevadm >/dev/null; then
@@ -254,30 +277,36 @@ if [ "$1" = configure ]; then
     fi
 fi
 
+units=tock.service
+[ ! -e /lib/systemd/system/tock-web.service ] || units="tock.service tock-web.service"
 if [ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigure ] || [ "$1" = abort-remove ]; then
-    if command -v deb-systemd-helper >/dev/null; then
-        # Undo the mask postrm leaves after "remove".
-        deb-systemd-helper unmask tock.service >/dev/null || true
-        # Enabled on the first install; an administrator's
-        # "systemctl disable tock" survives upgrades.
-        if deb-systemd-helper --quiet was-enabled tock.service; then
-            deb-systemd-helper enable tock.service >/dev/null || true
-        else
-            deb-systemd-helper update-state tock.service >/dev/null || true
+    for unit in $units; do
+        if command -v deb-systemd-helper >/dev/null; then
+            # Undo the mask postrm leaves after "remove".
+            deb-systemd-helper unmask "$unit" >/dev/null || true
+            # Enabled on the first install; an administrator's
+            # "systemctl disable tock" survives upgrades.
+            if deb-systemd-helper --quiet was-enabled "$unit"; then
+                deb-systemd-helper enable "$unit" >/dev/null || true
+            else
+                deb-systemd-helper update-state "$unit" >/dev/null || true
+            fi
+        elif [ -z "$2" ] && command -v systemctl >/dev/null; then
+            systemctl enable "$unit" >/dev/null 2>&1 || true
         fi
-    elif [ -z "$2" ] && command -v systemctl >/dev/null; then
-        systemctl enable tock.service >/dev/null 2>&1 || true
-    fi
+    done
     if [ -d /run/systemd/system ]; then
         systemctl --system daemon-reload >/dev/null || true
         # Start on the first install, restart on an upgrade (tock resumes
         # from /var/lib/tock/state.json). Both skip a disabled unit.
         if [ -n "$2" ]; then action=restart; else action=start; fi
-        if command -v deb-systemd-invoke >/dev/null; then
-            deb-systemd-invoke "$action" tock.service >/dev/null || true
-        elif systemctl --quiet is-enabled tock.service 2>/dev/null; then
-            systemctl "$action" tock.service || true
-        fi
+        for unit in $units; do
+            if command -v deb-systemd-invoke >/dev/null; then
+                deb-systemd-invoke "$action" "$unit" >/dev/null || true
+            elif systemctl --quiet is-enabled "$unit" 2>/dev/null; then
+                systemctl "$action" "$unit" || true
+            fi
+        done
     fi
 fi
 exit 0
@@ -289,11 +318,13 @@ cat > "$pkg/DEBIAN/prerm" <<'EOF'
 # version starts it again on an upgrade).
 set -e
 if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
-    if command -v deb-systemd-invoke >/dev/null; then
-        deb-systemd-invoke stop tock.service >/dev/null || true
-    else
-        systemctl stop tock.service >/dev/null 2>&1 || true
-    fi
+    for unit in tock-web.service tock.service; do
+        if command -v deb-systemd-invoke >/dev/null; then
+            deb-systemd-invoke stop "$unit" >/dev/null || true
+        else
+            systemctl stop "$unit" >/dev/null 2>&1 || true
+        fi
+    done
 fi
 exit 0
 EOF
@@ -312,13 +343,17 @@ if [ -d /run/systemd/system ]; then
 fi
 if [ "$1" = remove ] && command -v deb-systemd-helper >/dev/null; then
     deb-systemd-helper mask tock.service >/dev/null || true
+    deb-systemd-helper mask tock-web.service >/dev/null || true
 fi
 if [ "$1" = purge ]; then
     if command -v deb-systemd-helper >/dev/null; then
-        deb-systemd-helper purge tock.service >/dev/null || true
-        deb-systemd-helper unmask tock.service >/dev/null || true
+        for unit in tock.service tock-web.service; do
+            deb-systemd-helper purge "$unit" >/dev/null || true
+            deb-systemd-helper unmask "$unit" >/dev/null || true
+        done
     fi
-    rm -rf /var/lib/tock /run/tock
+    # The paired browsers' tokens go with the state.
+    rm -rf /var/lib/tock /run/tock /var/lib/tock-web
     rmdir /etc/tock 2>/dev/null || true
     # Only the package's own system account: a person's account named
     # tock (the package refused it) is not touched.

@@ -17,6 +17,12 @@ public enum ControlRequest: Equatable, Sendable {
     /// `{"cmd":"alarm","op":"list"}`; `add` with `at`, `days`, `label`;
     /// `rm`, `on`, `off`, `skip-next` with `n` (from 1).
     case alarm(AlarmOp)
+    /// `{"cmd":"notice","text":"4821","seconds":60}`: show `text` on the
+    /// display over what the timer shows, for `seconds` or until a button
+    /// is pressed (the pairing code of the web page); `notice-end` takes it
+    /// down. The timer goes on underneath.
+    case notice(text: String, seconds: Int)
+    case noticeEnd
 
     public enum AlarmOp: Equatable, Sendable {
         case list
@@ -68,8 +74,21 @@ public enum ControlRequest: Equatable, Sendable {
             return .program(name)
         case "alarm":
             return .alarm(try alarmOp(fields))
+        case "notice":
+            try only(["cmd", "text", "seconds"])
+            guard let text = fields["text"]?.string, !text.isEmpty, text.count <= 8,
+                  text.allSatisfy({ $0 == "." || $0 == ":" || SevenSegmentFont.glyphs[$0] != nil }) else {
+                throw Invalid(description: "notice needs \"text\": up to 8 characters the display can show, e.g. \"4821\"")
+            }
+            guard let seconds = fields["seconds"]?.int, (1...300).contains(seconds) else {
+                throw Invalid(description: "notice needs \"seconds\": how long to show it, 1-300")
+            }
+            return .notice(text: text, seconds: seconds)
+        case "notice-end":
+            try only(["cmd"])
+            return .noticeEnd
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, notice, notice-end or watch")
         }
     }
 
@@ -118,6 +137,8 @@ public enum ControlRequest: Equatable, Sendable {
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
+        case .notice(let text, let seconds): #"{"cmd":"notice","text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
+        case .noticeEnd: #"{"cmd":"notice-end"}"#
         case .alarm(let op):
             switch op {
             case .list: #"{"cmd":"alarm","op":"list"}"#
@@ -131,7 +152,7 @@ public enum ControlRequest: Equatable, Sendable {
     }
 
     /// A JSON string literal.
-    static func quoted(_ s: String) -> String {
+    public static func quoted(_ s: String) -> String {
         var out = ""
         JSONText.quote(s, into: &out)
         return out

@@ -80,7 +80,9 @@ public final class ControlServer {
         var event: [String: Any] = [:]
         for c in output.items {
             switch c {
-            case .command(.render(let f)): event["display"] = f.text
+            case .command(.render(let f)):
+                event["display"] = f.text
+                ControlService.segments(f, into: &event)
             case .command(.buzzer(let t)): event["buzzer"] = t != nil
             case .report(.stateChanged(let s)): event["state"] = s.rawValue
             case .report(.round(let r)):
@@ -91,6 +93,15 @@ public final class ControlServer {
         }
         guard !event.isEmpty else { return }
         for fd in watchers {
+            if let c = clients[fd], !reply(c, event) { drop(fd) }
+        }
+    }
+
+    /// Tell watchers the display shows `frame` (a notice put up or taken down).
+    public func publish(frame: Frame) {
+        var event: [String: Any] = ["display": frame.text]
+        ControlService.segments(frame, into: &event)
+        for fd in slots.slots.filter({ $0.value.phase == .watching }).map(\.key).sorted() {
             if let c = clients[fd], !reply(c, event) { drop(fd) }
         }
     }

@@ -23,6 +23,10 @@ public final class ControlService {
         switch request {
         case .status, .watch:
             break
+        case .notice(let text, let seconds):
+            do { try shell.showNotice(text, for: .seconds(seconds)) } catch { return ["ok": false, "error": error.description] }
+        case .noticeEnd:
+            shell.endNotice()
         case .start, .stop, .reset:
             let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
             shell.action(.pressed(b))
@@ -47,17 +51,26 @@ public final class ControlService {
         return status()
     }
 
+    /// The segment bits the display gets, one number per digit (bit 0 is
+    /// segment a ... bit 6 g, bit 7 the point), and the colon.
+    public static func segments(_ f: Frame, into s: inout [String: Any]) {
+        s["segments"] = (0..<f.digits).map { Int(f.segments(at: $0)) }
+        s["colon"] = f.colon
+    }
+
     public func status() -> [String: Any] {
         let core = shell.core
         var s: [String: Any] = [
             "ok": true,
             "state": shell.state?.rawValue ?? "starting",
-            "display": shell.frame?.text ?? "",
+            "display": shell.displayed?.text ?? "",
             "buzzer": shell.tone != nil,
             "mode": core.settings.mode.rawValue,
         ]
         // A changed configuration file waits for the count in progress.
         if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
+        if let f = shell.displayed { Self.segments(f, into: &s) }
+        if shell.showingNotice { s["notice"] = true }
         let zone = core.alarms.zone
         s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
             var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,

@@ -81,6 +81,7 @@ public final class Box {
         mqtt = try config.mqtt.map {
             MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, shell: shell, service: service, log: log)
         }
+        shell.onNotice = { [unowned self] in control?.publish(frame: $0) }
         shell.onCommands = { [unowned self] commands in
             control?.publish(commands)
             mqtt?.outputs(commands)

@@ -20,7 +20,7 @@ public final class Shell {
     private var wakeMonotonic: LoopTimer!
     private var wakeWall: LoopTimer!
     @exclusivity(unchecked) private var asked: (monotonic: Instant?, wall: WallTime?)
-    private let display: any SegmentDisplay
+    let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
     private let log: Logger
@@ -35,6 +35,13 @@ public final class Shell {
     @exclusivity(unchecked) public private(set) var state: StateName?
     @exclusivity(unchecked) public private(set) var frame: Frame?
     @exclusivity(unchecked) public private(set) var tone: Tone?
+    /// A notice shown over the core's frames until its timer fires, a
+    /// button is pressed or `endNotice` (Shell+Notice.swift).
+    @exclusivity(unchecked) var notice: Frame?
+    var noticeTimer: LoopTimer!
+    /// Called with each frame a notice puts up or takes down, which the
+    /// core's outputs do not carry (the control socket's watchers).
+    public var onNotice: ((Frame) -> Void)?
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
 
@@ -48,6 +55,7 @@ public final class Shell {
         self.log = log
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
+        noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
             // After a step back a delivered calendar deadline may lie ahead
@@ -57,7 +65,7 @@ public final class Shell {
         }
     }
 
-    private func clock() -> Now { loop.now() }
+    func clock() -> Now { loop.now() }
 
     /// Drive the buzzer off first (whatever a crash left behind), then show
     /// the initial state.
@@ -67,7 +75,10 @@ public final class Shell {
         perform(core.handle(.powerOn, at: now), at: now.monotonic)
     }
 
-    public func edge(_ e: Edge) { handle(.edge(e.line, active: e.active, at: e.timestamp)) }
+    public func edge(_ e: Edge) {
+        if notice != nil, case .button = e.line { endNotice() }
+        handle(.edge(e.line, active: e.active, at: e.timestamp))
+    }
     public func tick() { handle(.wake) }
     public func clockStepped() { handle(.clockStepped) }
     public func action(_ a: ButtonAction) { handle(.remotePress(a)) }
@@ -135,6 +146,7 @@ public final class Shell {
     public func shutdown() {
         output("buzzer") { try sounder.sound(nil) }
         if let f = frame { output("display") { try display.show(f.dark) } }
+        noticeTimer.cancel()
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
@@ -157,7 +169,7 @@ public final class Shell {
             switch item {
             case .command(.render(let f)):
                 frame = f
-                output("display") { try display.show(f) }
+                if notice == nil { output("display") { try display.show(f) } }
             case .command(.buzzer(let tone)):
                 if (tone == nil) != (self.tone == nil) { log.debug("buzzer \(tone == nil ? "off" : "on")") }
                 self.tone = tone
@@ -181,7 +193,11 @@ public final class Shell {
                 break  // (thrown by `request`)
             }
         }
-        onCommands?(out)
+        // While a notice is up the core's frames are kept, not shown, and
+        // not handed on (what is handed on is what the display shows).
+        onCommands?(notice == nil ? out : Machine.Output(out.items.filter {
+            if case .command(.render) = $0 { false } else { true }
+        }))
     }
 
     /// The monotonic wake-up the core last asked for: its next one, or
@@ -206,7 +222,7 @@ public final class Shell {
 
     /// A failing output is logged once and the appliance keeps running: a
     /// missing display must not stop the alarm from sounding.
-    private func output(_ device: String, _ write: () throws -> Void) {
+    func output(_ device: String, _ write: () throws -> Void) {
         do {
             try write()
             if faulty.remove(device) != nil { log.notice("\(device) works again") }

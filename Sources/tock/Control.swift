@@ -175,7 +175,8 @@ struct Watch: ParsableCommand {
             if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
             // The first line is the snapshot, said as `tock status` says it.
             var text = line
-            if !json, let o { text = o["ok"] != nil ? summary(o) : eventText(o) }
+            // The segment bits are for programs (the web page); --json keeps them.
+            if !json, let o { text = o["ok"] != nil ? summary(o) : eventText(o.filter { $0.key != "segments" && $0.key != "colon" }) }
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.

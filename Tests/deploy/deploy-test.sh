@@ -78,6 +78,28 @@ if out=$(systemd-analyze verify "$tmp/unit/tock.service" 2>&1) && [ -z "$out" ];
 else
   fail "systemd-analyze verify tock.service (no errors, no warnings)" "$out"
 fi
+# tock-web's unit: verified the same way (its ExecStart on a stand-in
+# executable), an unprivileged user in the tock group, port 80 by a
+# capability and nothing else, after tock.
+web_bin=${TOCK_WEB_BIN:-$(dirname "$tock")/tock-web}
+[ -x "$web_bin" ] || web_bin=/bin/true
+sed "s|^ExecStart=/usr/bin/tock-web |ExecStart=$web_bin |" "$deploy/tock-web.service" > "$tmp/unit/tock-web.service"
+if out=$(cd "$tmp/unit" && systemd-analyze verify "$tmp/unit/tock-web.service" 2>&1) && [ -z "$out" ]; then
+  ok "systemd-analyze verify tock-web.service (no errors, no warnings)"
+else
+  fail "systemd-analyze verify tock-web.service (no errors, no warnings)" "$out"
+fi
+missing=
+for line in 'User=tock-web' 'SupplementaryGroups=tock' 'AmbientCapabilities=CAP_NET_BIND_SERVICE' \
+            'CapabilityBoundingSet=CAP_NET_BIND_SERVICE' 'After=tock.service network.target' 'NoNewPrivileges=yes' 'StateDirectory=tock-web'; do
+  grep -qxF -- "$line" "$deploy/tock-web.service" || missing+="$line "
+done
+if [ -z "$missing" ]; then ok "tock-web.service: its own user in the tock group, only CAP_NET_BIND_SERVICE, after tock"; else fail "tock-web.service: its own user in the tock group, only CAP_NET_BIND_SERVICE, after tock" "missing: $missing"; fi
+if command -v xmllint >/dev/null; then
+  check "the Avahi service file is well-formed XML" xmllint --noout "$deploy/tock.avahi.service"
+fi
+check "the Avahi service file announces the unit's port" \
+  bash -c "grep -q '<port>8080</port>' '$deploy/tock.avahi.service' && grep -q -- '--port 8080' '$deploy/tock-web.service'"
 # The settings the appliance relies on, each as one exact line.
 missing=
 while read -r line; do
@@ -410,7 +432,7 @@ echo "     (Depends: $depends)"
 if grep -Eq '(^|, )libgpiod[0-9]+( |,|$)' <<<"$depends"; then ok "Depends has the libgpiod runtime"; else fail "Depends has the libgpiod runtime" "$depends"; fi
 if grep -Eq '(^|, )adduser( |,|$)' <<<"$depends"; then ok "Depends has adduser (used by postinst)"; else fail "Depends has adduser (used by postinst)" "$depends"; fi
 if grep -q 'swift' <<<"$depends"; then fail "Depends has no Swift runtime" "$depends"; else ok "Depends has no Swift runtime"; fi
-if [ "$(field Recommends)" = libmosquitto1 ] && ! readelf -d "$tock" | grep -q 'NEEDED.*libmosquitto'; then
+if grep -Eq "(^|, )libmosquitto1(,|$)" <<<"$(field Recommends)" && ! readelf -d "$tock" | grep -q 'NEEDED.*libmosquitto'; then
   ok "libmosquitto is recommended and opened at run time, not linked (no libssl/libcrypto without mqtt:)"
 else
   fail "libmosquitto is recommended and opened at run time, not linked" "Recommends: $(field Recommends); $(readelf -d "$tock" | grep NEEDED)"
@@ -426,6 +448,7 @@ mkdir -p "$tmp/ctl" "$tmp/data"
 dpkg-deb -e "$deb" "$tmp/ctl"
 dpkg-deb -x "$deb" "$tmp/data"
 check "conffiles lists /etc/tock/config.yaml" grep -qx /etc/tock/config.yaml "$tmp/ctl/conffiles"
+check "conffiles lists the Avahi service file" grep -qx /etc/avahi/services/tock.service "$tmp/ctl/conffiles"
 listing=$(dpkg-deb -c "$deb")
 missing=
 while read -r mode path; do
@@ -433,6 +456,9 @@ while read -r mode path; do
 done <<EOF
 -rwxr-xr-x usr/bin/tock
 -rw-r--r-- lib/systemd/system/tock.service
+-rwxr-xr-x usr/bin/tock-web
+-rw-r--r-- lib/systemd/system/tock-web.service
+-rw-r--r-- etc/avahi/services/tock.service
 -rw-r--r-- etc/tock/config.yaml
 -rw-r--r-- lib/udev/rules.d/99-tock-gpio.rules
 -rw-r--r-- usr/share/doc/tock/README.md
@@ -448,6 +474,12 @@ if ldd "$tmp/data/usr/bin/tock" 2>&1 | grep -Eq 'swift|not found'; then
 else
   ok "the packaged binary needs no Swift toolchain libraries"
 fi
+if ldd "$tmp/data/usr/bin/tock-web" 2>&1 | grep -Eq 'swift|not found'; then
+  fail "the packaged tock-web needs no Swift toolchain libraries" "$(ldd "$tmp/data/usr/bin/tock-web" 2>&1)"
+else
+  ok "the packaged tock-web needs no Swift toolchain libraries"
+fi
+check "the packaged tock-web runs (tock-web --help)" "$tmp/data/usr/bin/tock-web" --help
 check "the packaged binary runs (config check of the packaged config)" \
   "$tmp/data/usr/bin/tock" config check "$tmp/data/etc/tock/config.yaml"
 for s in preinst postinst prerm postrm; do

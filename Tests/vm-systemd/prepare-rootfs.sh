@@ -142,7 +142,8 @@ fi
 
 # ---------------------------------------------------------------- root file system
 if [ "$vm_arch" = amd64 ]; then
-  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+  # libcurl4: tock-web (dpkg -i installs no dependencies)
+  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,libcurl4,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
 else
   # no libgpiod3 and no adduser: apt installs them with the package
   packages=systemd,systemd-sysv,udev,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers

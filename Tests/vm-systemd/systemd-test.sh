@@ -3,7 +3,9 @@
 # under QEMU (TCG) with Debian's 6.12 kernel and a gpio-sim chip, the package
 # installed and enabled, the service checked through two boots of one disk:
 #
-#   boot 1  tock.service active and READY after boot, a Start press (GPIO17)
+#   boot 1  tock.service active and READY after boot; tock-web.service active
+#           as its own user, serving the page on port 8080 inside the guest
+#           and refusing the API without a token; a Start press (GPIO17)
 #           runs the 10 min count-down, `systemctl kill -s KILL tock` is
 #           followed by a restart within seconds that continues the count;
 #           then the host kills QEMU (SIGKILL) in the middle of the count-down

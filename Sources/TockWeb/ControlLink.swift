@@ -1,0 +1,95 @@
+import Foundation
+import TockControl
+import TockCore
+import TockLinux
+
+/// tock-web's end of the appliance's control socket: one request, one
+/// reply line, on a connection of its own, bounded by `timeout`; and the
+/// watch, a connection that hands on every event line. The appliance's
+/// rules (ControlSlots) bound what this process can hold there.
+public struct ControlLink: Sendable {
+    public let socket: String
+    public let timeout: Duration
+
+    public init(socket: String, timeout: Duration = .seconds(3)) {
+        self.socket = socket
+        self.timeout = timeout
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A reply line as it came, and read.
+    public struct Reply: @unchecked Sendable {
+        public var line: [UInt8]
+        public var object: [String: Any]
+
+        public init(line: [UInt8], object: [String: Any]) {
+            self.line = line
+            self.object = object
+        }
+
+        /// A reply made here (tests): the line written from the object.
+        public init(_ object: [String: Any]) { self.init(line: JSONText.bytes(object), object: object) }
+    }
+
+    /// Send `request`, return its reply.
+    public func send(_ request: ControlRequest) throws(Failure) -> Reply {
+        let c = try connect()
+        defer { c.close() }
+        do { try c.writeAll(Array((request.line + "\n").utf8)) } catch { throw Failure(description: "the appliance did not take the request: \(error)") }
+        var pending: [UInt8] = []
+        let clock = SystemClock()
+        let deadline = clock.now().monotonic + timeout
+        return try readLine(c, &pending, deadline: { deadline }, clock: clock)
+    }
+
+    /// Follow the appliance's changes until it goes away: `event` gets every
+    /// line after the first (which is the status).
+    public func watch(_ event: (Reply) -> Void) throws(Failure) {
+        let c = try connect()
+        defer { c.close() }
+        do { try c.writeAll(Array((ControlRequest.watch.line + "\n").utf8)) } catch { throw Failure(description: "\(error)") }
+        var pending: [UInt8] = []
+        let clock = SystemClock()
+        while true { event(try readLine(c, &pending, deadline: { nil }, clock: clock)) }
+    }
+
+    private func connect() throws(Failure) -> UnixConnection {
+        do { return try UnixConnection.connect(to: socket, timeout: timeout) } catch {
+            throw Failure(description: "cannot reach the appliance at \(socket): \(error) (is tock running? systemctl status tock)")
+        }
+    }
+
+    private func readLine(_ c: UnixConnection, _ pending: inout [UInt8], deadline: () -> Instant?,
+                          clock: SystemClock) throws(Failure) -> Reply {
+        while true {
+            if let nl = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[..<nl])
+                pending.removeSubrange(...nl)
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+                    throw Failure(description: "the appliance answered something that is not a JSON object")
+                }
+                return Reply(line: line, object: object)
+            }
+            guard pending.count <= 65536 else { throw Failure(description: "reply longer than 64 KiB") }
+            var wait: Int?
+            if let d = deadline() {
+                let left = Int((d - clock.now().monotonic).nanoseconds / 1_000_000)
+                guard left > 0 else { throw Failure(description: "no reply from the appliance within \(timeout)") }
+                wait = left
+            }
+            do {
+                guard try c.waitForInput(milliseconds: wait) else { continue }
+                guard let chunk = try c.read(max: 16384) else { continue }
+                guard !chunk.isEmpty else { throw Failure(description: "the appliance closed the connection") }
+                pending += chunk
+            } catch let f as Failure {
+                throw f
+            } catch {
+                throw Failure(description: "reading from the appliance: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The paired browsers: a JSON file (mode 0600, written whole and renamed
+/// into place) that `tock-web tokens` and `tock-web revoke` edit too. It
+/// is read again whenever it changed, so a revocation from the command
+/// line holds from the next request.
+public final class TokenStore: @unchecked Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        /// Short and public: what the lists show and revoke names.
+        public var id: String
+        public var token: String
+        public var name: String
+        /// Seconds since 1970.
+        public var created: Int64
+    }
+
+    public let path: String
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private var stamp: (Date, Int)?
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public func list() throws(Failure) -> [Entry] {
+        lock.lock()
+        defer { lock.unlock() }
+        try reload()
+        return entries
+    }
+
+    /// The entry holding `token`, if it is still valid.
+    public func find(token: String) -> Entry? {
+        guard !token.isEmpty, let all = try? list() else { return nil }
+        return all.first { Pairing.same($0.token, token) }
+    }
+
+    /// A new token for `name`.
+    public func add(name: String, now: Date = Date()) throws(Failure) -> Entry {
+        lock.lock()
+        defer { lock.unlock() }
+        try reload()
+        var g = SystemRandomNumberGenerator()
+        func hex(_ n: Int) -> String { (0..<n).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined() }
+        var id = hex(3)
+        while entries.contains(where: { $0.id == id }) { id = hex(3) }
+        let cleaned = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(40))
+        let e = Entry(id: id, token: hex(32), name: cleaned.isEmpty ? "browser" : cleaned, created: Int64(now.timeIntervalSince1970))
+        entries.append(e)
+        try write()
+        return e
+    }
+
+    /// Revoke the token `id`; false if there is none.
+    public func revoke(id: String) throws(Failure) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        try reload()
+        guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: i)
+        try write()
+        return true
+    }
+
+    private func reload() throws(Failure) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attributes else {
+            entries = []
+            stamp = nil
+            return
+        }
+        let now = (attributes[.modificationDate] as? Date ?? .distantPast, (attributes[.size] as? Int) ?? 0)
+        if let stamp, stamp == now { return }
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot be read") }
+        do { entries = try JSONDecoder().decode([Entry].self, from: data) } catch {
+            throw Failure(description: "\(path): not a token list (\(error)); move it away to start again (every browser pairs again)")
+        }
+        stamp = now
+    }
+
+    private func write() throws(Failure) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let tmp = path + ".new"
+        do {
+            let data = try encoder.encode(entries)
+            guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw Failure(description: "\(tmp): cannot be written (does the directory exist and belong to tock-web?)")
+            }
+            guard rename(tmp, path) == 0 else { throw Failure(description: "\(path): cannot be replaced (errno \(errno))") }
+        } catch let f as Failure {
+            throw f
+        } catch {
+            throw Failure(description: "\(path): \(error)")
+        }
+        stamp = nil
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import TockControl
+import TockCore
+
+/// One HTTP request as the routes see it: headers keyed lower case.
+public struct WebRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
+}
+
+public struct WebReply: Sendable {
+    public var status: Int
+    public var headers: [(String, String)] = []
+    public var body: [UInt8] = []
+    /// The live display (Server-Sent Events), left to the server.
+    public var events = false
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], events: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.events = events
+    }
+
+    static func json(_ status: Int, _ object: [String: Any]) -> WebReply {
+        WebReply(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                 body: JSONText.bytes(object))
+    }
+
+    static func error(_ status: Int, _ text: String) -> WebReply { json(status, ["ok": false, "error": text]) }
+
+    /// The cookie's value, if the reply sets one.
+    public var cookie: String? {
+        headers.first { $0.0 == "Set-Cookie" }.map { String($0.1.prefix { $0 != ";" }.dropFirst(WebApp.cookie.count + 1)) }
+    }
+}
+
+/// sockets: the box is a function from a control request to its reply,
+/// and time is given, so that the rules run in tests without either.
+public final class WebApp: @unchecked Sendable {
+    public static let cookie = "tock_token"
+    public typealias Box = @Sendable (ControlRequest) throws -> ControlLink.Reply
+
+    let tokens: TokenStore
+    let box: Box
+    let now: @Sendable () -> Instant
+    let newCode: @Sendable () -> String
+    private let lock = NSLock()
+    private var pairing = Pairing()
+
+    public init(tokens: TokenStore, box: @escaping Box, now: @escaping @Sendable () -> Instant,
+                newCode: @escaping @Sendable () -> String = Pairing.newCode) {
+        self.tokens = tokens
+        self.box = box
+        self.now = now
+        self.newCode = newCode
+    }
+
+    public func handle(_ r: WebRequest) -> WebReply {
+        let parts = r.path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
+        if r.method == "GET", parts.isEmpty || parts == ["index.html"] { return Page.reply(Page.html, "text/html; charset=utf-8") }
+        if r.method == "GET", parts == ["app.js"] { return Page.reply(Page.js, "text/javascript; charset=utf-8") }
+        if r.method == "GET", parts == ["app.css"] { return Page.reply(Page.css, "text/css; charset=utf-8") }
+        guard parts.first == "api" else { return .error(404, "no such page") }
+        if let why = RequestGuard.crossSite(method: r.method, headers: r.headers) { return .error(403, why) }
+        let route = Array(parts.dropFirst())
+        switch (r.method, route) {
+        case ("POST", ["pair", "request"]): return requestPairing()
+        case ("POST", ["pair"]): return pair(r)
+        default: break
+        }
+        guard let entry = token(r).flatMap({ tokens.find(token: $0) }) else {
+            return .error(401, "not paired: ask the box for a code (POST /api/pair/request) and send it (POST /api/pair)")
+        }
+        switch (r.method, route) {
+        case ("GET", ["status"]), ("GET", ["alarms"]): return forward(route == ["status"] ? .status : .alarm(.list))
+        case ("GET", ["events"]): return WebReply(status: 200, events: true)
+        case ("POST", ["start"]): return forward(.start)
+        case ("POST", ["stop"]): return forward(.stop)
+        case ("POST", ["reset"]): return forward(.reset)
+        case ("POST", ["preset"]): return forward(r, ["cmd": "set"])
+        case ("POST", ["mode"]): return forward(r, ["cmd": "mode"])
+        case ("POST", ["alarms"]): return forward(r, ["cmd": "alarm", "op": "add"])
+        case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return alarm(a[1], "rm")
+        case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return alarm(a[1], a[2])
+        case ("POST", ["alarm", "snooze"]): return ring(snooze: true)
+        case ("POST", ["alarm", "dismiss"]): return ring(snooze: false)
+        case ("GET", ["tokens"]): return listTokens(current: entry.id)
+        case ("DELETE", let a) where a.count == 2 && a[0] == "tokens": return revoke(a[1], current: entry.id)
+        default: return .error(404, "no such request: \(r.method) \(r.path.prefix(100))")
+        }
+    }
+
+    /// The token from the cookie, or from `Authorization: Bearer` (scripts).
+    func token(_ r: WebRequest) -> String? {
+        if let c = RequestGuard.cookie(Self.cookie, in: r.headers["cookie"]) { return c }
+        if let a = r.headers["authorization"], a.hasPrefix("Bearer ") { return String(a.dropFirst(7)) }
+        return nil
+    }
+
+    private func requestPairing() -> WebReply {
+        let code = newCode()
+        lock.lock()
+        let begun = pairing.begin(code: code, at: now())
+        lock.unlock()
+        switch begun {
+        case .failure(let l): return locked(l.until)
+        case .success(let code):
+            do {
+                let reply = try box(.notice(text: code, seconds: Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000))).object
+                guard reply["ok"] as? Bool == true else { return .error(503, "the box did not show the code: \(reply["error"] ?? "")") }
+            } catch { return .error(503, "\(error)") }
+            return .json(200, ["ok": true, "seconds": Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000)])
+        }
+    }
+
+    private func pair(_ r: WebRequest) -> WebReply {
+        guard let fields = try? RequestJSON.object(r.body), let code = fields["code"]?.string else {
+            return .error(400, "send {\"code\":\"1234\"}: the code the box shows")
+        }
+        let name = fields["name"]?.string ?? r.headers["user-agent"].map { String($0.prefix(40)) } ?? "browser"
+        lock.lock()
+        let outcome = pairing.attempt(code, at: now())
+        lock.unlock()
+        switch outcome {
+        case .paired:
+            _ = try? box(.noticeEnd)
+            do {
+                let e = try tokens.add(name: name)
+                var reply = WebReply.json(200, ["ok": true, "id": e.id, "name": e.name])
+                reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(e.token); Path=/; Max-Age=315360000; HttpOnly; SameSite=Strict"))
+                return reply
+            } catch { return .error(500, error.description) }
+        case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left on this one")
+        case .noCode: return .error(409, "no code is shown: ask for one first (it lasts \(Pairing.codeLifetime.nanoseconds / 1_000_000_000) s)")
+        case .locked(let until):
+            _ = try? box(.noticeEnd)
+            return locked(until)
+        }
+    }
+
+    private func locked(_ until: Instant) -> WebReply {
+        let seconds = max(1, (until - now()).nanoseconds / 1_000_000_000)
+        var reply = WebReply.error(429, "too many wrong codes: try again in \(seconds) s")
+        reply.headers.append(("Retry-After", "\(seconds)"))
+        return reply
+    }
+
+    private func forward(_ request: ControlRequest) -> WebReply {
+        let reply: ControlLink.Reply
+        do { reply = try box(request) } catch { return .error(503, "\(error)") }
+        return WebReply(status: reply.object["ok"] as? Bool == false ? 409 : 200,
+                        headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: reply.line)
+    }
+
+    /// A body's fields with `fixed` ones added, read as the control socket reads them.
+    private func forward(_ r: WebRequest, _ fixed: [String: String]) -> WebReply {
+        let fields: [String: RequestJSON.Value]
+        do { fields = r.body.isEmpty ? [:] : try RequestJSON.object(r.body) } catch { return .error(400, "not a JSON object: \(error.description)") }
+        if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { return .error(400, "unknown field \"\(clash)\"") }
+        var line = "{" + fixed.sorted { $0.key < $1.key }.map { "\(ControlRequest.quoted($0.key)):\(ControlRequest.quoted($0.value))" }.joined(separator: ",")
+        for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
+            let text: String = switch v {
+            case .string(let s): ControlRequest.quoted(s)
+            case .number(let n): n
+            case .bool(let b): b ? "true" : "false"
+            case .null: "null"
+            }
+            line += ",\(ControlRequest.quoted(k)):\(text)"
+        }
+        line += "}"
+        do { return forward(try ControlRequest.parse(Array(line.utf8))) } catch { return .error(400, error.description) }
+    }
+
+    private func alarm(_ n: String, _ op: String) -> WebReply {
+        guard let n = Int(n), n >= 1, n <= 99 else { return .error(404, "no alarm \(n.prefix(10)): alarms are numbered from 1") }
+        do { return forward(try ControlRequest.parse(Array(#"{"cmd":"alarm","op":"\#(op)","n":\#(n)}"#.utf8))) } catch { return .error(400, error.description) }
+    }
+
+    /// Snooze (Stop) or dismiss (Reset) the ringing alarm, as on the box.
+    private func ring(snooze: Bool) -> WebReply {
+        let status: [String: Any]
+        do { status = try box(.status).object } catch { return .error(503, "\(error)") }
+        let alarm = status["alarm"] as? String ?? ""
+        if alarm.hasPrefix("ringing") || (!snooze && alarm.hasPrefix("snoozed")) {
+            return forward(snooze ? .stop : .reset)
+        }
+        return .error(409, snooze ? "no alarm is ringing" : "no alarm is ringing or snoozed")
+    }
+
+    private func listTokens(current: String) -> WebReply {
+        do {
+            let list = try tokens.list().map { ["id": $0.id, "name": $0.name, "created": Int($0.created), "current": $0.id == current] as [String: Any] }
+            return .json(200, ["ok": true, "tokens": list])
+        } catch { return .error(500, error.description) }
+    }
+
+    private func revoke(_ id: String, current: String) -> WebReply {
+        do {
+            guard try tokens.revoke(id: id) else { return .error(404, "no token \(id.prefix(20))") }
+        } catch { return .error(500, error.description) }
+        var reply = WebReply.json(200, ["ok": true, "revoked": id])
+        if id == current { reply.headers.append(("Set-Cookie", "\(Self.cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")) }
+        return reply
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TockLinux
+import TockWeb
+
+/// `tock-web`: the page and its API on the LAN, a client of the
+/// appliance's control socket, run as its own unprivileged unit
+/// (deploy/tock-web.service); `tock-web tokens` and `tock-web revoke ID`
+/// list and revoke the paired browsers.
+@main
+struct TockWebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tock-web",
+        abstract: "The Tock page on the LAN, paired by a code on the box's display (docs/web.md).",
+        subcommands: [Serve.self, Tokens.self, Revoke.self],
+        defaultSubcommand: Serve.self)
+
+    struct Common: ParsableArguments {
+        @Option(help: "The paired browsers' tokens (a JSON file, mode 0600).")
+        var tokens = "/var/lib/tock-web/tokens.json"
+    }
+
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the page (the default).")
+        @Option(help: "Address to listen on: 0.0.0.0 (every IPv4 interface), :: (IPv6 too), 127.0.0.1 (this machine only).")
+        var listen = "0.0.0.0"
+        @Option(help: "TCP port (below 1024 only with CAP_NET_BIND_SERVICE, see deploy/tock-web.service).")
+        var port: UInt16 = 8080
+        @Option(help: "The appliance's control socket.")
+        var socket = "/run/tock/control.sock"
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let link = ControlLink(socket: socket)
+            let clock = SystemClock()
+            let app = WebApp(tokens: TokenStore(path: common.tokens), box: { try link.send($0) }, now: { clock.now().monotonic })
+            FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(port)/ for the box at \(socket)\n".utf8))
+            do {
+                try await WebServer(app: app, link: link).run(host: listen, port: port)
+            } catch {
+                throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE?)")
+            }
+        }
+    }
+
+    struct Tokens: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the paired browsers.")
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let list: [TokenStore.Entry]
+            do { list = try TokenStore(path: common.tokens).list() } catch { throw ValidationError(error.description) }
+            if list.isEmpty { print("no paired browsers") }
+            let format = DateFormatter()
+            format.dateFormat = "yyyy-MM-dd HH:mm"
+            for e in list {
+                print("\(e.id)  \(format.string(from: Date(timeIntervalSince1970: TimeInterval(e.created))))  \(e.name)")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a paired browser's token (its id from tock-web tokens).")
+        @Argument(help: "The token's id.") var id: String
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let found: Bool
+            do { found = try TokenStore(path: common.tokens).revoke(id: id) } catch { throw ValidationError(error.description) }
+            guard found else { throw ValidationError("no token \(id); tock-web tokens lists them") }
+            print("revoked \(id)")
+        }
+    }
+}

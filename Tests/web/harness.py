@@ -1,0 +1,106 @@
+"""A mock box (tock run --backend mock) and tock-web on loopback, for the
+web tests: free ports, a temporary directory, both stopped at the end."""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Box:
+    def __init__(self, tock, tock_web):
+        self.tock, self.tock_web = tock, tock_web
+        self.dir = tempfile.mkdtemp(prefix="tock-web-test-")
+        self.socket = os.path.join(self.dir, "control.sock")
+        self.tokens = os.path.join(self.dir, "tokens.json")
+        config = os.path.join(self.dir, "config.yaml")
+        with open(config, "w") as f:
+            f.write("timer: {presets: [2m, 10m]}\n")
+        self.appliance = subprocess.Popen([tock, "run", "--backend", "mock", "--config", config, "--socket", self.socket,
+                                           "--state", os.path.join(self.dir, "state.json")],
+                                          stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "tock.log"), "w"))
+        self.wait(lambda: os.path.exists(self.socket), "the control socket")
+        self.port = free_port()
+        self.web = None
+        self.start_web()
+
+    def start_web(self):
+        self.web = subprocess.Popen([self.tock_web, "--listen", "127.0.0.1", "--port", str(self.port), "--socket", self.socket,
+                                     "--tokens", self.tokens], stdout=subprocess.DEVNULL,
+                                    stderr=open(os.path.join(self.dir, "web.log"), "a"))
+        self.wait(self.listening, "tock-web")
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def listening(self):
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    @staticmethod
+    def wait(ok, what, seconds=20):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if ok():
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{what} did not come up within {seconds} s")
+
+    def cli(self, *args):
+        return subprocess.run([self.tock, *args, "--socket", self.socket], check=True, capture_output=True, text=True).stdout
+
+    def status(self):
+        return json.loads(self.cli("status", "--json"))
+
+    def wait_for_display(self, ok, seconds=3):
+        """The box's display text once `ok` holds for it (polling the socket)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            d = self.status()["display"]
+            if ok(d):
+                return d
+            time.sleep(0.02)
+        raise AssertionError(f"the box's display did not change within {seconds} s")
+
+    def http(self, method, path, body=None, headers=None):
+        """(status, JSON reply) of one request to tock-web."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers or {})
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    def pair(self):
+        """A token, paired the way a person does: the code read off the display."""
+        status, _ = self.http("POST", "/api/pair/request")
+        assert status == 200, status
+        code = self.status()["display"]
+        status, reply = self.http("POST", "/api/pair", {"code": code, "name": "script"})
+        assert status == 200, (status, reply)
+        return json.load(open(self.tokens))[-1]["token"]
+
+    def stop(self):
+        for p in (self.web, self.appliance):
+            if p and p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
