@@ -72,7 +72,14 @@ final class ServiceManager {
         try? notifier.notify(["STATUS=\(s)"])
     }
 
-    private var statusText: String { "\(box.shell.state?.rawValue ?? "starting") \(box.shell.frame?.text ?? "")" }
+    /// The state and what the display means (no blink phase, no notice
+    /// such as a pairing code): `paused 12:34 (blinking)`.
+    private var statusText: String {
+        let shell = box.shell
+        guard let state = shell.state else { return "starting" }
+        let meaning = shell.displayMeaning()
+        return "\(state.rawValue) \(meaning.text)\(meaning.blinking ? " (blinking)" : "")"
+    }
 
     func ready() {
         status = statusText
