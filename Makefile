@@ -193,6 +193,20 @@ bench-compare:
 		--compare $(abspath $(BEFORE)) --rounds $(ROUNDS) $(if $(IDLE_SECONDS),--idle-seconds $(IDLE_SECONDS),) \
 		--out $(CURDIR)/Benchmarks/compare
 
+## Instructions from exec to ready, and per second of counting with the
+## service's notification socket, under callgrind (Benchmarks/startup.py):
+## the release build beside the Foundation Timer peer, and beside an earlier
+## build with BEFORE=path/to/old/tock (Benchmarks/startup/TABLE.md; about 3
+## minutes).
+.PHONY: bench-startup
+bench-startup:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
+	$(DEPLOY_BUILD)
+	$(SWIFT) build -c release --package-path Benchmarks/peers/SwiftTimer --scratch-path .build-bench-peer
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 startup.py $(if $(BEFORE),--tock before=$(abspath $(BEFORE)),) \
+		--tock tock=$(CURDIR)/.build-release/release/tock --swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer \
+		--out $(CURDIR)/Benchmarks/startup
+
 ## The scheduling comparison behind deploy/tock.service: Tock with the unit's
 ## settings, with Nice=-10 and with none, every core busy, 4 runs each (about
 ## 7 minutes; Benchmarks/scheduling/TABLE.md).
