@@ -153,21 +153,26 @@ fi
 # STOPPING=1 and the state saved in $STATE_DIRECTORY. The notification
 # socket is played by perl (perl-base is on every Debian system).
 mkdir -p "$tmp/svc/state" "$tmp/svc/run"
-perl -MSocket -MIO::Handle -e '
-  my ($path, $log, $limit) = @ARGV;
-  socket(my $s, AF_UNIX, SOCK_DGRAM, 0) or die "socket: $!";
-  bind($s, pack_sockaddr_un($path)) or die "bind: $!";
-  open(my $out, ">", $log) or die "$log: $!"; $out->autoflush(1);
-  my $end = time + $limit;
-  while (time < $end) {
-    my $rin = ""; vec($rin, fileno($s), 1) = 1;
-    next unless select(my $rout = $rin, undef, undef, 0.2);
-    recv($s, my $msg, 4096, 0);
-    print $out "$_\n" for split /\n/, $msg;
-    last if $msg =~ /^STOPPING=1$/m;
-  }' "$tmp/svc/notify" "$tmp/svc/notify.log" 20 &
-listener=$!
-for _ in $(seq 50); do [ -S "$tmp/svc/notify" ] && break; sleep 0.1; done
+# notify_listener SOCKET LOG SECONDS: systemd's notification socket, each
+# assignment a line of LOG, until STOPPING=1 or SECONDS; sets $listener.
+notify_listener() {
+  perl -MSocket -MIO::Handle -e '
+    my ($path, $log, $limit) = @ARGV;
+    socket(my $s, AF_UNIX, SOCK_DGRAM, 0) or die "socket: $!";
+    bind($s, pack_sockaddr_un($path)) or die "bind: $!";
+    open(my $out, ">", $log) or die "$log: $!"; $out->autoflush(1);
+    my $end = time + $limit;
+    while (time < $end) {
+      my $rin = ""; vec($rin, fileno($s), 1) = 1;
+      next unless select(my $rout = $rin, undef, undef, 0.2);
+      recv($s, my $msg, 4096, 0);
+      print $out "$_\n" for split /\n/, $msg;
+      last if $msg =~ /^STOPPING=1$/m;
+    }' "$1" "$2" "$3" &
+  listener=$!
+  for _ in $(seq 50); do [ -S "$1" ] && break; sleep 0.1; done
+}
+notify_listener "$tmp/svc/notify" "$tmp/svc/notify.log" 20
 : > "$tmp/svc/stderr"
 # systemd names journald's stream in JOURNAL_STREAM (device:inode); here the
 # file plays it.
@@ -212,20 +217,7 @@ kill $listener 2>/dev/null; wait $listener 2>/dev/null
 # the lines carry no <N> prefix.
 mkdir -p "$tmp/sw"
 printf 'mode: stopwatch\nswitch: up\n' > "$tmp/sw/config.yaml"
-perl -MSocket -MIO::Handle -e '
-  my ($path, $log, $limit) = @ARGV;
-  socket(my $s, AF_UNIX, SOCK_DGRAM, 0) or die "socket: $!";
-  bind($s, pack_sockaddr_un($path)) or die "bind: $!";
-  open(my $out, ">", $log) or die "$log: $!"; $out->autoflush(1);
-  my $end = time + $limit;
-  while (time < $end) {
-    my $rin = ""; vec($rin, fileno($s), 1) = 1;
-    next unless select(my $rout = $rin, undef, undef, 0.2);
-    recv($s, my $msg, 4096, 0);
-    print $out "$_\n" for split /\n/, $msg;
-  }' "$tmp/sw/notify" "$tmp/sw/notify.log" 10 &
-listener=$!
-for _ in $(seq 50); do [ -S "$tmp/sw/notify" ] && break; sleep 0.1; done
+notify_listener "$tmp/sw/notify" "$tmp/sw/notify.log" 10
 NOTIFY_SOCKET=$tmp/sw/notify "$tock" run --backend mock --config "$tmp/sw/config.yaml" \
   --socket "$tmp/sw/control.sock" --state "$tmp/sw/state.json" 2> "$tmp/sw/stderr" &
 svc=$!
