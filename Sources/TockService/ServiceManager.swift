@@ -72,11 +72,15 @@ final class ServiceManager {
         try? notifier.notify(["STATUS=\(s)"])
     }
 
-    /// The state and what the display means (no blink phase, no notice
-    /// such as a pairing code): `paused 12:34 (blinking)`.
+    /// The state and the display (the core's frame: never a notice such as
+    /// a pairing code). Paused or ringing, the display blinks, so it says
+    /// what the display means rather than a blink phase: `paused 12:34
+    /// (blinking)`. (That costs a second rendering; a running count's
+    /// frame is read as it is.)
     private var statusText: String {
         let shell = box.shell
         guard let state = shell.state else { return "starting" }
+        guard state == .paused || state == .ringing else { return "\(state.rawValue) \(shell.frame?.text ?? "")" }
         let meaning = shell.displayMeaning()
         return "\(state.rawValue) \(meaning.text)\(meaning.blinking ? " (blinking)" : "")"
     }
