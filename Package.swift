@@ -109,15 +109,16 @@ let package = Package(
             "TockWeb", "TockLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // What several test targets share: a log handler that keeps the lines.
-        .target(name: "TockTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
+        // What several test targets share: a log handler that keeps the lines,
+        // a configuration text's problems.
+        .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
-        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD"]),
+        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD", "TockTestSupport"]),
         .testTarget(name: "TockShellTests", dependencies: [
             "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
@@ -127,7 +128,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
-        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto", "TockTestSupport"]),
         .testTarget(name: "TockHostTests", dependencies: [
             "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock",
             .product(name: "Logging", package: "swift-log"),

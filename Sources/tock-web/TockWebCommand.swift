@@ -44,7 +44,7 @@ struct TockWebCommand: AsyncParsableCommand {
     }
 
     struct Tokens: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the paired browsers.")
+        static let configuration = CommandConfiguration(commandName: "tokens", abstract: "List the paired browsers.")
         @OptionGroup var common: Common
 
         func run() throws {
@@ -60,7 +60,7 @@ struct TockWebCommand: AsyncParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a paired browser's token (its id from tock-web tokens).")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a paired browser's token (its id from tock-web tokens).")
         @Argument(help: "The token's id.") var id: String
         @OptionGroup var common: Common
 

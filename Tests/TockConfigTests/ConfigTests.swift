@@ -1,21 +1,12 @@
 import Testing
+import TockTestSupport
 @testable import TockConfig
 import TockCore
 import TockGPIOD
 import TockLinux
 
 @Suite struct ConfigTests {
-    func problems(_ yaml: String) -> [ConfigProblem] {
-        do {
-            _ = try Configuration.parse(yaml: yaml, file: "/etc/tock/config.yaml")
-            return []
-        } catch let e as ConfigError {
-            return e.problems
-        } catch {
-            Issue.record("unexpected \(error)")
-            return []
-        }
-    }
+    func problems(_ yaml: String) -> [ConfigProblem] { configProblems(yaml, file: "/etc/tock/config.yaml") }
 
     @Test func aFullFileParses() throws {
         let c = try Configuration.parse(yaml: """

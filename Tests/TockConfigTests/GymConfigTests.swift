@@ -1,21 +1,12 @@
 import Testing
+import TockTestSupport
 @testable import TockConfig
 import TockCore
 
 /// `timer.lead_in`, `timer.overrun`, `interval.lead_in` and
 /// `interval.programs`, with `file:line: key` errors.
 @Suite struct GymConfigTests {
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try Configuration.parse(yaml: yaml, file: "c.yaml")
-            return []
-        } catch let e as ConfigError {
-            return e.problems.map(\.description)
-        } catch {
-            Issue.record("unexpected \(error)")
-            return []
-        }
-    }
+    func problems(_ yaml: String) -> [String] { configProblems(yaml).map(\.description) }
 
     @Test func leadInAndOverrunParseWithDefaultsOff() throws {
         let d = try Configuration.parse(yaml: "", file: "c.yaml").settings

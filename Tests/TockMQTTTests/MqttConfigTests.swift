@@ -1,21 +1,12 @@
 import Foundation
 import Testing
+import TockTestSupport
 @testable import TockMQTT
 @testable import TockConfig
 import TockCore
 
 @Suite struct MqttConfigTests {
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try Configuration.parse(yaml: yaml, file: "c.yaml")
-            return []
-        } catch let e as ConfigError {
-            return e.problems.map(\.description)
-        } catch {
-            Issue.record("unexpected \(error)")
-            return []
-        }
-    }
+    func problems(_ yaml: String) -> [String] { configProblems(yaml).map(\.description) }
 
     @Test func noSectionMeansNoLink() throws {
         let c = try Configuration.parse(yaml: "mode: timer", file: "c.yaml")
