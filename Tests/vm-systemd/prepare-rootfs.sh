@@ -4,8 +4,10 @@
 #
 #   rootfs/                 Debian 12 (debootstrap --variant=minbase) with
 #                           systemd, udev, adduser, libgpiod2, kmod, and mosquitto (the MQTT check)
-#   initrd-<release>.cpio   busybox initramfs: loads virtio_blk and ext4 (the
-#                           Debian kernel has them as modules), mounts
+#   initrd-<release>.cpio   busybox initramfs: loads virtio_blk, ext4 and
+#                           virtio_net (the Debian kernel has them as
+#                           modules; the network card carries the host's
+#                           requests to the web page), mounts
 #                           /dev/vda and switches to its /sbin/init
 #
 # It runs Tests/vm/prepare.sh first for the kernel, gpio-sim, irq_sim,
@@ -90,7 +92,10 @@ fi
 
 # ---------------------------------------------------------------- initramfs
 initrd=$cache/initrd-$release.cpio
-if [ -f "$initrd" ] && [ "$initrd" -nt "$here/initrd-init.sh" ]; then
+# ext4 asks the crypto API for crc32c (a soft dependency)
+initrd_modules="crc32c_generic virtio_blk ext4 virtio_net"
+if [ -f "$initrd" ] && [ "$initrd" -nt "$here/initrd-init.sh" ] \
+    && [ "$(cat "$initrd.modules" 2>/dev/null)" = "$initrd_modules" ]; then
   say "initramfs: cached"
 else
   img=$cache/debs/linux-image-$release
@@ -130,13 +135,13 @@ else
     for dep in $(modinfo_field "$work/modules/$name.ko" depends | tr ',' ' '); do add_module "$dep"; done
     order+=("$name")
   }
-  # ext4 asks the crypto API for crc32c (a soft dependency)
-  for m in crc32c_generic virtio_blk ext4; do add_module "$m"; done
+  for m in $initrd_modules; do add_module "$m"; done
   printf '%s\n' "${order[@]}" > "$work/modules/load-order"
   cp "$vm_cache/busybox" "$work/bin/busybox"
   install -m 755 "$here/initrd-init.sh" "$work/init"
   (cd "$work" && find . -print0 | sort -z | cpio --quiet -o -0 -H newc -R 0:0) > "$initrd.tmp" || die "cpio failed"
   mv "$initrd.tmp" "$initrd"
+  echo "$initrd_modules" > "$initrd.modules"
   say "initramfs ready: ${order[*]}"
 fi
 

@@ -8,7 +8,11 @@
 #           and refusing the API without a token; a Start press (GPIO17)
 #           runs the 10 min count-down, `systemctl kill -s KILL tock` is
 #           followed by a restart within seconds that continues the count;
-#           then the host kills QEMU (SIGKILL) in the middle of the count-down
+#           then, from the host through QEMU's forwarded port
+#           (host-page.py), the page, a pairing with the code the box's
+#           display shows, the running count read with the token and a
+#           cross-origin POST refused; then the host kills QEMU (SIGKILL)
+#           in the middle of the count-down
 #   boot 2  the same disk: tock active again, the count continued across the
 #           hard stop (within 1 s of the time since the start)
 #
@@ -128,6 +132,13 @@ ln -sf /etc/systemd/system/tock-test-agent.service "$root/etc/systemd/system/mul
 # the agent reports on the serial console; a getty there would hang it up
 ln -sf /dev/null "$root/etc/systemd/system/serial-getty@$vm_console.service"
 sed -i "s|^TTYPath=/dev/ttyS0|TTYPath=/dev/$vm_console|" "$root"/etc/systemd/system/tock-test-*.service
+# The network: QEMU's user-mode network (no way out: restrict=on) with the
+# host's port forwarded to the page's 8080; systemd-networkd gives the card
+# QEMU's fixed guest address.
+mkdir -p "$root/etc/systemd/network" "$root/etc/systemd/system/sockets.target.wants"
+printf '[Match]\nName=en* eth*\n\n[Network]\nAddress=10.0.2.15/24\nGateway=10.0.2.2\n' > "$root/etc/systemd/network/10-qemu.network"
+ln -sf /lib/systemd/system/systemd-networkd.service "$root/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
+ln -sf /lib/systemd/system/systemd-networkd.socket "$root/etc/systemd/system/sockets.target.wants/systemd-networkd.socket"
 mkdir -p "$root/lib/modules/$release/extra"
 while read -r m; do cp "$kdir/modules/$m.ko" "$root/lib/modules/$release/extra/"; done < "$kdir/load-order"
 cp "$kdir/load-order" "$root/lib/modules/$release/extra/"
@@ -145,12 +156,14 @@ if [ "$vm_arch" = amd64 ] && [ -f "$kdir/vmlinux" ]; then
   [ -n "$qboot" ] && firmware=(-bios "$qboot")
 fi
 
+web_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # boot N [KERNEL ARGS]: start QEMU on the disk in the background; sets qpid and log
 boot() {
   log=$results/console-boot$1.log
   : > "$log"
   rm -f "$run/qemu.pid"
-  "$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
+  "$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 1024 -smp 2 -accel tcg \
+    -nic "user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:$web_port-:8080" \
     "${firmware[@]}" -kernel "$kernel" -initrd "$initrd" \
     -append "console=$vm_console panic=-1 loglevel=4 mitigations=off${2:+ $2}" \
     -drive "file=$disk,format=raw,if=virtio" -rtc base=utc \
@@ -224,6 +237,14 @@ if wait_for '^AGENT-PHASE1-DONE' "$boot_timeout"; then
     "$vm_uname_m, "*", tock package $version $arch") ok "boot 1: the guest is $vm_uname_m and runs tock $version ($arch) as installed" ;;
     *) bad "boot 1: the guest is $vm_uname_m and runs tock $version ($arch): it says '$seen'" ;;
   esac
+  # the page from the host side, while the count runs
+  while IFS= read -r line; do
+    case $line in
+      "PASS "*) ok "boot 1, from the host: ${line#PASS }" ;;
+      "FAIL "*) bad "boot 1, from the host: ${line#FAIL }" ;;
+      *) echo "$line" ;;
+    esac
+  done < <(python3 "$here/host-page.py" --port "$web_port" --log "$log" --timeout 120 2>&1)
   # the hard stop, a few seconds into the count-down
   sleep 3
   kill -KILL "$qpid"; wait "$qpid" 2>/dev/null
