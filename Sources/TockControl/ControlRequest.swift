@@ -23,6 +23,23 @@ public enum ControlRequest: Equatable, Sendable {
     /// down. The timer goes on underneath.
     case notice(text: String, seconds: Int)
     case noticeEnd
+    /// `{"cmd":"switch","position":"up"}`: set the Up/Down switch, as if
+    /// the lever had moved there (the lever's next move wins again).
+    case flip(SwitchPosition)
+    /// `{"cmd":"brightness","level":3}`: the display's brightness by day,
+    /// 0-7; without `level`, the status (which has `brightness` and `night`).
+    case brightness(Int?)
+    /// `{"cmd":"night","from":"22:00","to":"07:00","brightness":1}`: the
+    /// night schedule; `{"cmd":"night","off":true}` removes it; without
+    /// fields, the status.
+    case night(Night?)
+
+    /// A night schedule: off, or from and to (seconds after local
+    /// midnight, whole minutes) with its brightness.
+    public enum Night: Equatable, Sendable {
+        case off
+        case on(from: Int, to: Int, brightness: Int)
+    }
 
     public enum AlarmOp: Equatable, Sendable {
         case list
@@ -87,9 +104,50 @@ public enum ControlRequest: Equatable, Sendable {
         case "notice-end":
             try only(["cmd"])
             return .noticeEnd
+        case "switch":
+            try only(["cmd", "position"])
+            guard let p = fields["position"]?.string, let position = SwitchPosition(rawValue: p) else {
+                throw Invalid(description: "switch needs \"position\": \"up\" or \"down\"")
+            }
+            return .flip(position)
+        case "brightness":
+            try only(["cmd", "level"])
+            guard let v = fields["level"] else { return .brightness(nil) }
+            return .brightness(try level(v, "brightness needs \"level\""))
+        case "night":
+            return .night(try night(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, notice, notice-end or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, switch, brightness, night, notice, notice-end or watch")
         }
+    }
+
+    /// A brightness: a whole number 0 (dimmest lit) to 7.
+    private static func level(_ v: RequestJSON.Value, _ what: String) throws(Invalid) -> Int {
+        guard let n = v.int, (0...7).contains(n) else {
+            throw Invalid(description: "\(what): a whole number from 0 (dimmest lit) to 7 (brightest)")
+        }
+        return n
+    }
+
+    private static func night(_ f: [String: RequestJSON.Value]) throws(Invalid) -> Night? {
+        if let extra = f.keys.sorted().first(where: { !["cmd", "from", "to", "brightness", "off"].contains($0) }) {
+            throw Invalid(description: "unknown field \"\(extra.prefix(32))\" for night")
+        }
+        if let off = f["off"] {
+            guard off == .bool(true), f.count == 2 else {
+                throw Invalid(description: "night \"off\" is true, alone: {\"cmd\":\"night\",\"off\":true}")
+            }
+            return .off
+        }
+        guard f.count > 1 else { return nil }
+        func clock(_ key: String) throws(Invalid) -> Int {
+            guard let text = f[key]?.string else { throw Invalid(description: "night needs \"\(key)\", a time of day such as \"22:00\"") }
+            do { return try DailyAlarm.parseTime(text) * 60 } catch { throw Invalid(description: "night \(key): \(error.description)") }
+        }
+        let from = try clock("from"), to = try clock("to")
+        guard from != to else { throw Invalid(description: "night from and to are the same time; send {\"cmd\":\"night\",\"off\":true} for none") }
+        guard let b = f["brightness"] else { throw Invalid(description: "night needs \"brightness\", 0 (dimmest lit) to 7") }
+        return .on(from: from, to: to, brightness: try level(b, "night needs \"brightness\""))
     }
 
     private static func alarmOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> AlarmOp {
@@ -139,6 +197,13 @@ public enum ControlRequest: Equatable, Sendable {
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
         case .notice(let text, let seconds): #"{"cmd":"notice","text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
         case .noticeEnd: #"{"cmd":"notice-end"}"#
+        case .flip(let p): #"{"cmd":"switch","position":"\#(p.rawValue)"}"#
+        case .brightness(nil): #"{"cmd":"brightness"}"#
+        case .brightness(let n?): #"{"cmd":"brightness","level":\#(n)}"#
+        case .night(nil): #"{"cmd":"night"}"#
+        case .night(.off?): #"{"cmd":"night","off":true}"#
+        case .night(.on(let from, let to, let b)?):
+            #"{"cmd":"night","from":"\#(Self.clock(from))","to":"\#(Self.clock(to))","brightness":\#(b)}"#
         case .alarm(let op):
             switch op {
             case .list: #"{"cmd":"alarm","op":"list"}"#
@@ -149,6 +214,12 @@ public enum ControlRequest: Equatable, Sendable {
             case .skipNext(let n): #"{"cmd":"alarm","op":"skip-next","n":\#(n)}"#
             }
         }
+    }
+
+    /// Seconds after midnight as `HH:MM`.
+    public static func clock(_ seconds: Int) -> String {
+        let h = seconds / 3600, m = seconds / 60 % 60
+        return "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
     }
 
     /// A JSON string literal.

@@ -34,6 +34,8 @@ public final class ControlServer {
     private var slots: ControlSlots
     /// When the connection that runs out of time first does.
     private var expiry: LoopTimer!
+    /// The switch position watchers last heard of.
+    private var lastSwitch: SwitchPosition
 
     /// Bind the socket at `path`; separate from `init` so that the runtime
     /// can claim the path before it opens any hardware.
@@ -47,6 +49,7 @@ public final class ControlServer {
         self.loop = loop
         self.service = service
         self.log = log
+        lastSwitch = service.switchPosition
         expiry = loop.makeTimer { [weak self] in
             guard let self else { return }
             expire()
@@ -75,9 +78,12 @@ public final class ControlServer {
 
     /// Tell watchers what changed.
     public func publish(_ output: Machine.Output) {
+        // A flip, by the lever or a request, whatever it shows.
+        let flipped = service.switchPosition != lastSwitch
+        lastSwitch = service.switchPosition
         let watchers = slots.slots.filter { $0.value.phase == .watching }.map(\.key).sorted()
         guard !watchers.isEmpty else { return }
-        var event: [String: Any] = [:]
+        var event: [String: Any] = flipped ? ["switch": lastSwitch.rawValue] : [:]
         for c in output.items {
             switch c {
             case .command(.render(let f)):

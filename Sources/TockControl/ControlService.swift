@@ -36,6 +36,21 @@ public final class ControlService {
             do { try shell.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
         case .program(let name):
             do { try shell.selectProgram(name) } catch { return refused(error) }
+        case .flip(let p):
+            shell.setSwitch(p)
+        case .brightness(let level):
+            guard let level else { break }
+            var d = shell.core.dimming
+            d.brightness = level
+            do { try shell.setDimming(d) } catch { return refused(error) }
+        case .night(let night):
+            guard let night else { break }
+            var d = shell.core.dimming
+            switch night {
+            case .off: d.night = nil
+            case .on(let from, let to, let b): d.night = NightSchedule(from: from, to: to, brightness: b)
+            }
+            do { try shell.setDimming(d) } catch { return refused(error) }
         case .alarm(let op):
             do {
                 switch op {
@@ -58,6 +73,9 @@ public final class ControlService {
         s["colon"] = f.colon
     }
 
+    /// Where the Up/Down switch is (the lever's, or where a request set it).
+    public var switchPosition: SwitchPosition { shell.core.input.switchPosition }
+
     public func status() -> [String: Any] {
         let core = shell.core
         var s: [String: Any] = [
@@ -71,6 +89,13 @@ public final class ControlService {
         if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
         if let f = shell.displayed { Self.segments(f, into: &s) }
         if shell.showingNotice { s["notice"] = true }
+        s["switch"] = switchPosition.rawValue
+        let dim = core.dimming
+        s["brightness"] = dim.brightness
+        if let n = dim.night {
+            s["night"] = ["from": ControlRequest.clock(n.from), "to": ControlRequest.clock(n.to), "brightness": n.brightness] as [String: Any]
+        }
+        if let f = shell.displayed { s["brightness_now"] = f.brightness }
         let zone = core.alarms.zone
         s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
             var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,

@@ -24,6 +24,14 @@ public struct InputProcessor: Equatable, Sendable {
 
     public func isHeld(_ b: Button) -> Bool { gestures[b]!.isHeld }
 
+    /// The switch set from outside (the control socket, the web page): it
+    /// counts as if the lever had moved there and settled. The lever is a
+    /// level, not an edge, so its next change of position wins: a move to
+    /// where the switch already is changes nothing, a move away takes over.
+    public mutating func setSwitch(_ position: SwitchPosition) {
+        lines[.directionSwitch]!.force(position == .up)
+    }
+
     /// A raw edge: `active` is pressed for a button, Up for the switch.
     public mutating func edge(_ line: InputLine, active: Bool, at t: Instant) {
         lines[line]!.edge(to: active, at: t)
@@ -108,6 +116,14 @@ public struct Debouncer: Equatable, Sendable {
             }
             returnedAt = nil
         }
+    }
+
+    /// Take `level` as settled and on the wire, dropping a change pending.
+    public mutating func force(_ level: Bool) {
+        settled = level
+        raw = level
+        runStart = nil
+        returnedAt = nil
     }
 
     /// When the pending change settles, if one is pending.

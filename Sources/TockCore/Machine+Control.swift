@@ -90,6 +90,16 @@ extension Machine {
     }
 }
 
+extension Machine {
+    /// Change the brightness and the night schedule (`tock brightness 3`,
+    /// `tock night 22:00 07:00 1`); applies at once, whatever the state.
+    mutating func setDimming(_ d: Dimming) throws(Refusal) {
+        if let why = d.problem { throw Refusal(why) }
+        dimming = d
+        renderer.brightness = d.brightness
+    }
+}
+
 extension CountTimer {
     /// Replace the current preset and return to ready.
     mutating func setPreset(_ d: Duration) {

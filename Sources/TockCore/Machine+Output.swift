@@ -17,6 +17,13 @@ extension Machine {
         case clockStepped
         /// A button press from elsewhere (the control socket, MQTT).
         case remotePress(ButtonAction)
+        /// The Up/Down switch set from elsewhere: as if the lever had moved
+        /// there now (nothing, if it is there already). The lever's next
+        /// change of position wins again (`InputProcessor.setSwitch`).
+        case remoteSwitch(SwitchPosition)
+        /// `tock brightness`, `tock night`: the brightness by day and the
+        /// night schedule, at once, kept across restarts (`Dimming`).
+        case setDimming(Dimming)
         /// `tock set`: replace the current preset, in ready or done.
         case setPreset(Duration)
         /// `tock mode`: change the mode when nothing is counting.

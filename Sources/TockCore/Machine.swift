@@ -18,7 +18,9 @@ public struct Machine: Sendable {
     public internal(set) var alarms: AlarmClock
     public private(set) var input: InputProcessor
     private var buzzer: Buzzer
-    let renderer: Renderer
+    var renderer: Renderer
+    /// The brightness by day and the night schedule in use (`Dimming`).
+    public internal(set) var dimming: Dimming
     /// Everything up to this instant has been applied.
     private var processed: Instant
     /// Actions are never applied before the last change of state, so a
@@ -29,6 +31,7 @@ public struct Machine: Sendable {
     /// The program and alarms as last persisted.
     var persisted: (any TimerProgram)?
     var persistedAlarms: AlarmClock?
+    var persistedDimming: Dimming?
     /// The last press, flip or change of state: the idle clock shows
     /// `display.idleAfter` after it.
     var activeAt: Instant
@@ -111,7 +114,9 @@ public struct Machine: Sendable {
         buzzer.volume = settings.alarm.volume
         buzzer.sounds = settings.alarm.sounds
         if let tune = settings.alarm.tune { buzzer.alarmPattern = RTTTL.pattern(tune) }
-        renderer = Renderer(digits: settings.display.digits, brightness: settings.display.brightness)
+        // Set from outside and saved: kept while the file's values are the ones it was set over.
+        dimming = snapshot?.dimming.flatMap { $0.file == Dimming(settings.display).record ? $0.dimming : nil } ?? Dimming(settings.display)
+        renderer = Renderer(digits: settings.display.digits, brightness: dimming.brightness)
         processed = now.monotonic
         lastChange = now.monotonic
     }
@@ -124,6 +129,7 @@ public struct Machine: Sendable {
         s.fileMode = fileMode
         s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
+        s.dimming = DimmingSnapshot(dimming, file: Dimming(settings.display))
         return s
     }
 
@@ -136,6 +142,7 @@ public struct Machine: Sendable {
             shown = Shown()
             persisted = nil
             persistedAlarms = nil
+            persistedDimming = nil
         case .edge(let line, let active, let t):
             catchUp(to: now.at(min(t, now.monotonic)))
             self.input.edge(line, active: active, at: t)
@@ -151,12 +158,19 @@ public struct Machine: Sendable {
         case .remotePress(let action):
             catchUp(to: now)
             route(action, at: now.monotonic, now: now, fromPanel: false)
+        case .remoteSwitch(let position):
+            // The lever's own path from here on, as if it had moved now.
+            catchUp(to: now)
+            if self.input.switchPosition != position {
+                self.input.setSwitch(position)
+                routeSwitch(position, at: now.monotonic, now: now, waking: false)
+            }
         case .groupLink(let up):
             groupLinked = up
             return Output()
         case .reconfigure(let settings):
             self = reconfigured(settings, at: now)
-        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram:
+        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming:
             let before = self
             do throws(Refusal) {
                 try request(input, at: now)
@@ -179,6 +193,7 @@ public struct Machine: Sendable {
         case .selectProgram(let name): try selectProgram(name, at: now)
         case .editAlarms(let edit): try editAlarms(edit, at: now)
         case .adoptGroup(let state): try adoptGroup(state, at: now)
+        case .setDimming(let d): try setDimming(d)
         default: break
         }
     }
@@ -274,7 +289,7 @@ public struct Machine: Sendable {
         let p = presentation(at: now)
 
         var frame = renderer.frame(for: p, at: t)
-        if let night = settings.display.night, night.isNight(at: now.wall, zone: settings.clock.zone) { frame.brightness = night.brightness }
+        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
         if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
         if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
@@ -299,7 +314,7 @@ public struct Machine: Sendable {
         case .wall(let w)?: wall = min(wall ?? w, w)
         case nil: break
         }
-        if let night = settings.display.night {
+        if let night = dimming.night {
             let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
             wall = min(wall ?? w, w)
         }
@@ -309,10 +324,11 @@ public struct Machine: Sendable {
             case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
             }
         }
-        if persisted.map({ !program.isSame(as: $0) }) ?? true || persistedAlarms != alarms {
+        if persisted.map({ !program.isSame(as: $0) }) ?? true || persistedAlarms != alarms || persistedDimming != dimming {
             out.append(.persist(snapshot(at: now)))
             persisted = program
             persistedAlarms = alarms
+            persistedDimming = dimming
         }
         out.append(.wake(monotonic: monotonic.min(), wall: wall))
         return out

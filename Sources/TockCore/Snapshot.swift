@@ -43,6 +43,9 @@ public struct Snapshot: Equatable, Sendable, Codable {
     public var program: Int?
     public var roundsCounted: Int?
     public var finish: Int64?
+    /// The brightness and night schedule in use, when set from outside
+    /// (absent in older files: the configuration file's).
+    public var dimming: DimmingSnapshot?
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
@@ -81,6 +84,7 @@ public struct Snapshot: Equatable, Sendable, Codable {
         }
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
         filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
+        dimming = try c.decodeIfPresent(DimmingSnapshot.self, forKey: .dimming)
         leadIn = try c.decodeIfPresent(Int64.self, forKey: .leadIn)
         if let l = leadIn, !(0...Settings.longestLeadIn.nanoseconds).contains(l) {
             throw c.refusal(.leadIn, "a lead-in of \(l) ns is not 0 to 60 s")

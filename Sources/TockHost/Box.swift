@@ -67,6 +67,9 @@ public final class Box {
         } else if core.pendingSettings != nil {
             log.notice("\(setup.configName) changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
         }
+        if let d = saved?.dimming, d.dimming.record != d.file, d.file != Dimming(config.settings.display).record {
+            log.notice("display.brightness or display.night in \(setup.configName) changed since the state was saved: the file's values are used, the ones set with tock brightness, tock night or the web page are dropped")
+        }
         shell = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
         if let trace = setup.trace { shell.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
         shell.onPersist = { [loop] in store?.save($0, at: loop.now().monotonic) }

@@ -151,7 +151,11 @@ extension ServiceRuntime {
         if fresh.hardware != running.hardware || fresh.leds != running.leds {
             log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
         }
+        let file = Dimming(shell.core.settings.display), edited = shell.core.dimming != file
         shell.reconfigure(fresh.settings)
+        if edited, Dimming(fresh.settings.display) != file {
+            log.notice("SIGHUP: display.brightness or display.night changed in \(path): the file's values replace the ones set with tock brightness, tock night or the web page")
+        }
         log.notice("SIGHUP: \(path) reloaded\(shell.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
         var applied = fresh
         applied.hardware = running.hardware

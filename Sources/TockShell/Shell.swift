@@ -82,6 +82,11 @@ public final class Shell {
     public func tick() { handle(.wake) }
     public func clockStepped() { handle(.clockStepped) }
     public func action(_ a: ButtonAction) { handle(.remotePress(a)) }
+    /// `tock switch up|down`: the switch set as if the lever had moved.
+    public func setSwitch(_ p: SwitchPosition) { handle(.remoteSwitch(p)) }
+
+    /// `tock brightness`, `tock night`: the display's dimming, kept across restarts.
+    public func setDimming(_ d: Dimming) throws(Machine.Refusal) { try request(.setDimming(d)) }
 
     /// A reloaded configuration: the same state under new settings.
     public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }

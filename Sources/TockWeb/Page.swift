@@ -40,6 +40,11 @@ enum Page {
           <button data-post="/api/stop">Stop</button>
           <button data-post="/api/reset">Reset</button>
         </div>
+        <div class="switch" role="group" aria-label="Up/Down switch">
+          <span>Switch</span>
+          <button id="switch-up" data-switch="up" aria-pressed="false">Up</button>
+          <button id="switch-down" data-switch="down" aria-pressed="false">Down</button>
+        </div>
         <p id="ringing" hidden><span id="ring-text"></span>
           <button data-post="/api/alarm/snooze">Snooze</button>
           <button data-post="/api/alarm/dismiss">Dismiss</button></p>
@@ -50,9 +55,24 @@ enum Page {
         <label>Mode <select id="mode">
           <option>timer</option><option>stopwatch</option><option>countdown</option><option>interval</option>
         </select></label>
+        <label id="program-row" hidden>Program <select id="program"></select></label>
         <form id="preset-form"><label>Preset <input id="preset" placeholder="12m30s" required></label>
           <button type="submit">Set</button></form>
         <p id="presets"></p>
+      </section>
+      <section class="card">
+        <h2>Brightness</h2>
+        <label>By day <input id="brightness" type="range" min="0" max="7" step="1">
+          <output id="brightness-value"></output></label>
+        <p id="night-text"></p>
+        <form id="night-form">
+          <label>Night from <input id="night-from" type="time" required></label>
+          <label>to <input id="night-to" type="time" required></label>
+          <label>at <select id="night-level"><option>0</option><option selected>1</option><option>2</option><option>3</option>
+            <option>4</option><option>5</option><option>6</option><option>7</option></select></label>
+          <button type="submit">Set</button>
+          <button id="night-off" type="button">No night</button>
+        </form>
       </section>
       <section class="card">
         <h2>Alarms</h2>
@@ -93,6 +113,11 @@ enum Page {
     li { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; padding: .4em 0; border-bottom: 1px solid #eee; }
     li span { flex: 1 1 12em; }
     li button { padding: .3em .6em; }
+    .switch { display: flex; gap: .5em; align-items: center; margin-top: .8em; }
+    .switch span { flex: 0 0 auto; }
+    .switch button { flex: 1; }
+    .switch button[aria-pressed="true"] { background: #1b1b1b; color: #fafafa; border-color: #1b1b1b; }
+    #brightness { vertical-align: middle; }
     #message, #pair-message { min-height: 1.4em; color: #a01515; }
     """#
 
@@ -143,6 +168,20 @@ enum Page {
       $("left").textContent = s.remaining_ms !== undefined ? `${fmt(s.remaining_ms)} left` : s.elapsed_ms !== undefined ? `${fmt(s.elapsed_ms)} elapsed` : "";
       $("mode").value = s.mode;
       $("presets").textContent = s.presets ? `Presets: ${s.presets.join(", ")} (now ${s.preset})` : "";
+      for (const b of document.querySelectorAll("[data-switch]")) b.setAttribute("aria-pressed", String(s.switch === b.dataset.switch));
+      $("program-row").hidden = !s.programs;
+      const sel = $("program"), names = s.programs || [];
+      if ([...sel.options].map((o) => o.value).join() !== names.join()) {
+        sel.innerHTML = "";
+        for (const n of names) { const o = document.createElement("option"); o.textContent = n; sel.append(o); }
+      }
+      if (s.program) sel.value = s.program;
+      if (s.brightness !== undefined && document.activeElement !== $("brightness")) $("brightness").value = s.brightness;
+      $("brightness-value").textContent = s.brightness;
+      $("night-text").textContent = s.night ? `Night ${s.night.from} to ${s.night.to} at ${s.night.brightness}` : "No night schedule";
+      if (s.night && !$("night-form").contains(document.activeElement)) {
+        $("night-from").value = s.night.from; $("night-to").value = s.night.to; $("night-level").value = String(s.night.brightness);
+      }
       $("ringing").hidden = !s.alarm;
       $("ring-text").textContent = s.alarm ? `Alarm ${s.alarm}` : "";
       const ul = $("alarms"); ul.innerHTML = "";
@@ -180,12 +219,20 @@ enum Page {
       events.onmessage = (m) => {
         const e = JSON.parse(m.data);
         if (e.segments) drawDisplay(e.segments, e.colon, e.display);
-        if (e.state) refresh().catch(() => {});
+        if (e.state || e.switch) refresh().catch(() => {});
       };
     }
     document.addEventListener("DOMContentLoaded", () => {
       document.querySelectorAll("[data-post]").forEach((b) => b.onclick = () => act("POST", b.dataset.post));
       $("mode").onchange = () => act("POST", "/api/mode", { mode: $("mode").value });
+      $("program").onchange = () => act("POST", "/api/program", { name: $("program").value });
+      document.querySelectorAll("[data-switch]").forEach((b) => b.onclick = () => act("POST", "/api/switch", { position: b.dataset.switch }));
+      $("brightness").onchange = () => act("POST", "/api/brightness", { level: Number($("brightness").value) });
+      $("night-form").onsubmit = (e) => {
+        e.preventDefault();
+        act("POST", "/api/night", { from: $("night-from").value, to: $("night-to").value, brightness: Number($("night-level").value) });
+      };
+      $("night-off").onclick = () => act("POST", "/api/night", { off: true });
       $("preset-form").onsubmit = (e) => { e.preventDefault(); act("POST", "/api/preset", { duration: $("preset").value }); };
       $("alarm-form").onsubmit = (e) => {
         e.preventDefault();

@@ -89,6 +89,10 @@ public final class WebApp: @unchecked Sendable {
         case ("POST", ["reset"]): return forward(.reset)
         case ("POST", ["preset"]): return forward(r, ["cmd": "set"])
         case ("POST", ["mode"]): return forward(r, ["cmd": "mode"])
+        case ("POST", ["program"]): return forward(r, ["cmd": "program"], needs: "name")
+        case ("POST", ["switch"]): return forward(r, ["cmd": "switch"], needs: "position")
+        case ("POST", ["brightness"]): return forward(r, ["cmd": "brightness"], needs: "level")
+        case ("POST", ["night"]): return forward(r, ["cmd": "night"], needs: "from")
         case ("POST", ["alarms"]): return forward(r, ["cmd": "alarm", "op": "add"])
         case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return alarm(a[1], "rm")
         case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return alarm(a[1], a[2])
@@ -162,10 +166,15 @@ public final class WebApp: @unchecked Sendable {
                         headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: reply.line)
     }
 
-    /// A body's fields with `fixed` ones added, read as the control socket reads them.
-    private func forward(_ r: WebRequest, _ fixed: [String: String]) -> WebReply {
+    /// A body's fields with `fixed` ones added, read as the control socket
+    /// reads them. `needs`: a field without which the socket's request only
+    /// reads (brightness, night): here a POST always changes something.
+    private func forward(_ r: WebRequest, _ fixed: [String: String], needs: String? = nil) -> WebReply {
         let fields: [String: RequestJSON.Value]
         do { fields = r.body.isEmpty ? [:] : try RequestJSON.object(r.body) } catch { return .error(400, "not a JSON object: \(error.description)") }
+        if let needs, fields[needs] == nil, fields["off"] == nil || needs != "from" {
+            return .error(400, "send \"\(needs)\"\(needs == "from" ? " (with \"to\" and \"brightness\"), or {\"off\":true}" : "")")
+        }
         if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { return .error(400, "unknown field \"\(clash)\"") }
         var line = "{" + fixed.sorted { $0.key < $1.key }.map { "\(ControlRequest.quoted($0.key)):\(ControlRequest.quoted($0.value))" }.joined(separator: ",")
         for (k, v) in fields.sorted(by: { $0.key < $1.key }) {

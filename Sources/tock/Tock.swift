@@ -9,7 +9,7 @@ struct Tock: ParsableCommand {
         commandName: "tock",
         abstract: "A count-down / count-up timer, stopwatch, calendar countdown and interval timer for Linux single-board computers.",
         discussion: """
-            The commands that talk to the service (status, start, stop, reset, set, mode, alarm, watch) wait at most \
+            The commands that talk to the service (status, start, stop, reset, set, mode, program, switch, brightness, night, alarm, watch) wait at most \
             --timeout (5s) for a reply and take reply lines of at most \(ControlClient.maxLine) bytes; watch waits as \
             long as it takes for the next event. Their exit status says what went wrong: 0 done; 1 refused by the \
             service (its reason is printed); 64 a mistake on the command line; 69 the service cannot be reached; \
@@ -17,7 +17,7 @@ struct Tock: ParsableCommand {
             not JSON; 77 no permission to use the socket.
             """,
         version: TockVersion.string,
-        subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, SetPreset.self, Mode.self, Program.self, AlarmCommand.self, Watch.self, Sim.self, ConfigCommand.self, Render.self]
+        subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, SetPreset.self, Mode.self, Program.self, Switch.self, Brightness.self, Night.self, AlarmCommand.self, Watch.self, Sim.self, ConfigCommand.self, Render.self]
     )
 
     /// ArgumentParser's own `main`, with two additions: SIGPIPE is ignored,

@@ -132,6 +132,35 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(post("/api/mode", #"{"mode":"timer"}"#, headers: cookie).status, 409)
     }
 
+    func testTheSwitchBrightnessNightAndProgramAreTheirControlRequests() {
+        let cookie = ["cookie": pairedCookie()]
+        box.requests = []
+        XCTAssertEqual(post("/api/switch", #"{"position":"up"}"#, headers: cookie).status, 200)
+        XCTAssertEqual(post("/api/brightness", #"{"level":3}"#, headers: cookie).status, 200)
+        XCTAssertEqual(post("/api/night", #"{"from":"22:00","to":"07:00","brightness":1}"#, headers: cookie).status, 200)
+        XCTAssertEqual(post("/api/night", #"{"off":true}"#, headers: cookie).status, 200)
+        XCTAssertEqual(post("/api/program", #"{"name":"tAbA"}"#, headers: cookie).status, 200)
+        XCTAssertEqual(box.requests, [.flip(.up), .brightness(3), .night(.on(from: 79_200, to: 25_200, brightness: 1)), .night(.off), .program("tAbA")])
+        // Extreme numbers, wrong types, a missing value, a smuggled command: 400, naming what to fix, nothing sent.
+        for (path, body) in [("/api/switch", #"{"position":"sideways"}"#), ("/api/switch", ""), ("/api/switch", #"{"position":true}"#),
+                             ("/api/brightness", #"{"level":8}"#), ("/api/brightness", #"{"level":-1}"#), ("/api/brightness", #"{"level":1e308}"#),
+                             ("/api/brightness", #"{"level":"7"}"#), ("/api/brightness", "{}"), ("/api/brightness", "[3]"),
+                             ("/api/brightness", #"{"level":3,"cmd":"reset"}"#),
+                             ("/api/night", "{}"), ("/api/night", #"{"from":"22:00","to":"22:00","brightness":1}"#),
+                             ("/api/night", #"{"from":"25:00","to":"07:00","brightness":1}"#), ("/api/night", #"{"off":false}"#),
+                             ("/api/night", #"{"from":"22:00","to":"07:00","brightness":99999999999999999999}"#),
+                             ("/api/program", "{}"), ("/api/program", #"{"name":""}"#), ("/api/program", #"{"name":"\#(String(repeating: "x", count: 17))"}"#)] {
+            let r = post(path, body, headers: cookie)
+            XCTAssertEqual(r.status, 400, "\(path) \(body)")
+            let error = (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["error"] as? String ?? ""
+            XCTAssertGreaterThan(error.count, 10, "\(path) \(body)")
+        }
+        XCTAssertEqual(box.requests.count, 5)
+        // Without a token: nothing.
+        XCTAssertEqual(post("/api/switch", #"{"position":"down"}"#).status, 401)
+        XCTAssertEqual(box.requests.count, 5)
+    }
+
     func testSnoozeOnlyWhileRinging() {
         let cookie = ["cookie": pairedCookie()]
         box.requests = []

@@ -85,6 +85,55 @@ class BrowserTest(unittest.TestCase):
         page.reload()
         expect(page.locator("#pairing")).to_be_visible()
 
+    def test_switch_brightness_night_and_program(self):
+        self.pair_in_page()
+        page = self.page
+        # The switch: as the lever does (count up from zero to the preset), and back.
+        page.click("#switch-up")
+        expect(page.locator("#switch-up")).to_have_attribute("aria-pressed", "true")
+        status = self.box.status()
+        self.assertEqual((status["switch"], status["display"], status["state"]), ("up", "00:00", "ready"))
+        expect(page.locator("#display")).to_have_attribute("data-text", "00:00")
+        page.click("#switch-down")
+        expect(page.locator("#switch-down")).to_have_attribute("aria-pressed", "true")
+        self.assertEqual((self.box.status()["switch"], self.box.status()["display"]), ("down", "02:00"))
+        # A flip made elsewhere (the command line) reaches the page through the live events.
+        self.box.cli("switch", "up")
+        expect(page.locator("#switch-up")).to_have_attribute("aria-pressed", "true")
+        self.box.cli("switch", "down")
+        expect(page.locator("#switch-down")).to_have_attribute("aria-pressed", "true")
+        # Brightness and the night schedule, read back with tock brightness / tock night.
+        page.locator("#brightness").fill("3")
+        expect(page.locator("#brightness-value")).to_have_text("3")
+        self.assertEqual(self.box.status()["brightness"], 3)
+        self.assertIn("brightness 3", self.box.cli("brightness"))
+        page.fill("#night-from", "22:00")
+        page.fill("#night-to", "07:00")
+        page.select_option("#night-level", "2")
+        page.click("#night-form button[type=submit]")
+        expect(page.locator("#night-text")).to_have_text("Night 22:00 to 07:00 at 2")
+        self.assertEqual(self.box.status()["night"], {"from": "22:00", "to": "07:00", "brightness": 2})
+        self.assertIn("night 22:00-07:00 at 2", self.box.cli("night"))
+        page.click("#night-off")
+        expect(page.locator("#night-text")).to_have_text("No night schedule")
+        self.assertNotIn("night", self.box.status())
+        # A bad value from a script is refused with what to fix, and changes nothing.
+        token = next(c["value"] for c in self.context.cookies() if c["name"] == "tock_token")
+        status, reply = self.box.http("POST", "/api/brightness", {"level": 99}, headers={"Cookie": f"tock_token={token}"})
+        self.assertEqual(status, 400)
+        self.assertIn("0 (dimmest lit) to 7", reply["error"])
+        self.assertEqual(self.box.status()["brightness"], 3)
+        # The interval program: interval mode, then a program from the list the box has.
+        expect(page.locator("#program-row")).to_be_hidden()
+        page.select_option("#mode", "interval")
+        expect(page.locator("#program-row")).to_be_visible()
+        self.assertEqual(self.box.status()["mode"], "interval")
+        expect(page.locator("#program option")).to_have_count(2)
+        page.select_option("#program", "E1")
+        expect(page.locator("#program")).to_have_value("E1")
+        self.assertEqual(self.box.status()["program"], "E1")
+        self.assertIn("program E1", self.box.cli("status"))
+
     def test_revoked_from_the_command_line(self):
         self.pair_in_page()
         entry = json.load(open(self.box.tokens))[0]

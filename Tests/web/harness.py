@@ -24,7 +24,8 @@ class Box:
         self.tokens = os.path.join(self.dir, "tokens.json")
         config = os.path.join(self.dir, "config.yaml")
         with open(config, "w") as f:
-            f.write("timer: {presets: [2m, 10m]}\n")
+            f.write("timer: {presets: [2m, 10m]}\n"
+                    "interval: {programs: [{name: tAbA, kind: tabata}, {name: E1, kind: emom, every: 1m, rounds: 10}]}\n")
         self.appliance = subprocess.Popen([tock, "run", "--backend", "mock", "--config", config, "--socket", self.socket,
                                            "--state", os.path.join(self.dir, "state.json")],
                                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "tock.log"), "w"))

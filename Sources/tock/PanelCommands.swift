@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import TockConfig
+import TockControl
+import TockCore
+
+struct Switch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switch", abstract: "Set the Up/Down switch as if the lever moved there (the lever's next move wins again).")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "up or down.") var position: String
+    func validate() throws {
+        guard SwitchPosition(rawValue: position) != nil else { throw ValidationError("the switch is up or down") }
+    }
+    func run() throws { try show(try send(.flip(SwitchPosition(rawValue: position)!), socket: socket), json: false) }
+}
+
+/// Print the dimming of a status reply: `brightness 7, night 22:00-07:00 at 1`.
+func showDimming(_ line: String) throws {
+    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        throw Failure("unreadable reply: \(line)", exit: .badReply)
+    }
+    if obj["ok"] as? Bool == false { throw Failure(obj["error"] as? String ?? "refused") }
+    var text = "brightness \(obj["brightness"] ?? "?")"
+    if let n = obj["night"] as? [String: Any] {
+        text += ", night \(n["from"] ?? "?")-\(n["to"] ?? "?") at \(n["brightness"] ?? "?")"
+    } else {
+        text += ", no night schedule"
+    }
+    if let now = obj["brightness_now"] { text += " (now \(now))" }
+    print(text)
+}
+
+struct Brightness: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "brightness", abstract: "Show or set the display's brightness, 0 (dimmest lit) to 7 (kept across restarts).")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "0-7; none: show it and the night schedule.") var level: Int?
+    func validate() throws {
+        if let level, !(0...7).contains(level) { throw ValidationError("the brightness is 0 (dimmest lit) to 7 (brightest)") }
+    }
+    func run() throws { try showDimming(try send(.brightness(level), socket: socket)) }
+}
+
+struct Night: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "night",
+        abstract: "Show or set the night schedule, e.g. tock night 22:00 07:00 1, or tock night off (kept across restarts).")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "FROM TO LEVEL (local times HH:MM, brightness 0-7), or off; none: show it.") var words: [String] = []
+
+    func request() throws -> ControlRequest {
+        if words.isEmpty { return .night(nil) }
+        if words == ["off"] { return .night(.off) }
+        guard words.count == 3 else { throw ValidationError("give FROM TO LEVEL, e.g. 22:00 07:00 1, or off") }
+        let from: Int, to: Int
+        do {
+            from = try DailyAlarm.parseTime(words[0]) * 60
+            to = try DailyAlarm.parseTime(words[1]) * 60
+        } catch { throw ValidationError(error.description) }
+        guard from != to else { throw ValidationError("FROM and TO are the same time; tock night off for none") }
+        guard let level = Int(words[2]), (0...7).contains(level) else { throw ValidationError("LEVEL is a brightness, 0 (dimmest lit) to 7") }
+        return .night(.on(from: from, to: to, brightness: level))
+    }
+
+    func validate() throws { _ = try request() }
+    func run() throws { try showDimming(try send(try request(), socket: socket)) }
+}
