@@ -144,21 +144,22 @@ import Testing
         // Let it count to its first display flip (about a second).
         while let l = watcher.line(), !l.contains("00:09") {}
         let first = try Client(svc.socket)
-        let a = Date()
+        let sentFirst = Date()
         let before = first.request(#"{"cmd":"status"}"#)
-        let b = Date()
+        let gotFirst = Date()
         svc.kill(SIGKILL)
 
         let again = try Service(dir: svc.dir)
         try again.start()
         defer { again.kill(SIGTERM) }
         let second = try Client(again.socket)
-        let c = Date()
+        let sentSecond = Date()
         let after = second.request(#"{"cmd":"status"}"#)
-        let d = Date()
+        let gotSecond = Date()
         #expect(after["state"] as? String == "running")
         let e1 = before["elapsed_ms"] as? Int ?? -1, e2 = after["elapsed_ms"] as? Int ?? -1
-        let shortest = Int(c.timeIntervalSince(b) * 1000) - 2, longest = Int(d.timeIntervalSince(a) * 1000) + 2
+        let shortest = Int(sentSecond.timeIntervalSince(gotFirst) * 1000) - 2
+        let longest = Int(gotSecond.timeIntervalSince(sentFirst) * 1000) + 2
         print("restart: elapsed \(e1) ms -> \(e2) ms; between the reports \(shortest + 2)...\(longest - 2) ms passed")
         #expect(e1 >= 1000)
         #expect(e2 - e1 >= shortest && e2 - e1 <= longest)
