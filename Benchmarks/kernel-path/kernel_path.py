@@ -186,8 +186,9 @@ def table(results, i2c):
                   "```text", i2c["write_syscalls"] or "(none)", "```", "",
                   "Floor for I2C (HT16K33) and SPI (MAX7219): one transfer per frame. Neither is measured:",
                   "i2c-stub cannot take the driver's transfer, and nothing in the kernel simulates an SPI",
-                  "device behind spidev (CONFIG_SPI_SPIDEV=y, but there is no SPI controller in the VM;",
-                  "spi-gpio needs a board description, CONFIG_SPI_GPIO is not set in Debian's kernel).", ""]
+                  "device behind spidev (CONFIG_SPI_SPIDEV=y, but there is no SPI controller in the VM; a",
+                  "bus bit-banged on gpio-sim lines would need spi-gpio or i2c-gpio and a board description,",
+                  "and Debian's kernel sets neither: CONFIG_SPI_GPIO and CONFIG_I2C_GPIO are off).", ""]
     return "\n".join(lines)
 
 
@@ -217,7 +218,7 @@ def main():
             print(f"kernel-path:   {r['frames']} frames, {r['line_sets']} line sets (floor {r['floor_sets']}), "
                   f"{r['syscalls']} syscalls a frame, bus {r['bus_ms_median']} ms", flush=True)
     i2c = None
-    if not args.no_i2c:
+    if not args.no_i2c and ARCH == "amd64":
         print("kernel-path: HT16K33 on i2c-stub", flush=True)
         i2c = run_i2c(os.path.abspath(binaries[-1][1]), os.path.join(work, f"{ARCH}-i2c-stub"))
     results = {"arch": ARCH, "guest": guest, "host": f"{platform.machine()} {platform.processor() or ''}".strip(),

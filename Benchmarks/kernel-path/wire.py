@@ -97,34 +97,39 @@ def read_events(path):
     'get'), value, call (index of the syscall that made it)}.
     """
     opener = gzip.open if path.endswith(".gz") else open
-    markers, calls, ops = {}, [], []
     with opener(path, "rt", errors="replace") as f:
-        for raw in f:
-            m = LINE.match(raw)
-            if not m:
-                continue
-            ts, body = float(m["ts"]), m["body"]
-            s = SYSCALL.match(body)
-            if s:
-                args = dict(a.split(": ", 1) for a in s["args"].split(", ") if ": " in a)
-                kind = s["name"]
-                if kind == "ioctl":
-                    cmd = int(args.get("cmd", "0"), 16)
-                    kind = GPIO_IOCTLS.get(cmd, "ioctl %x" % cmd)
-                fd = int(args["fd"], 16) if "fd" in args else None
-                calls.append({"ts": ts, "name": s["name"], "kind": kind, "fd": fd})
-                continue
-            e = EVENT.match(body)
-            if not e:
-                continue
-            event, rest = e["event"], e["rest"]
-            if event == "tracing_mark_write":
-                if rest.startswith("kpath: "):
-                    markers[rest[len("kpath: "):].strip()] = ts
-            elif event == "gpio_value":
-                line, op, value = rest.split()
-                ops.append({"ts": ts, "line": int(line), "op": op, "value": int(value),
-                            "call": len(calls) - 1})
+        return read_events_from(f)
+
+
+def read_events_from(lines):
+    """read_events on lines of tracefs text."""
+    markers, calls, ops = {}, [], []
+    for raw in lines:
+        m = LINE.match(raw)
+        if not m:
+            continue
+        ts, body = float(m["ts"]), m["body"]
+        s = SYSCALL.match(body)
+        if s:
+            args = dict(a.split(": ", 1) for a in s["args"].split(", ") if ": " in a)
+            kind = s["name"]
+            if kind == "ioctl":
+                cmd = int(args.get("cmd", "0"), 16)
+                kind = GPIO_IOCTLS.get(cmd, "ioctl %x" % cmd)
+            fd = int(args["fd"], 16) if "fd" in args else None
+            calls.append({"ts": ts, "name": s["name"], "kind": kind, "fd": fd})
+            continue
+        e = EVENT.match(body)
+        if not e:
+            continue
+        event, rest = e["event"], e["rest"]
+        if event == "tracing_mark_write":
+            if rest.startswith("kpath: "):
+                markers[rest[len("kpath: "):].strip()] = ts
+        elif event == "gpio_value":
+            line, op, value = rest.split()
+            ops.append({"ts": ts, "line": int(line), "op": op, "value": int(value),
+                        "call": len(calls) - 1})
     return markers, calls, ops
 
 
@@ -268,8 +273,8 @@ def needed_transfers(before, after, control_before, control_after, state_known):
 def analyse(files, digits=4):
     """Everything one run's files say: frames with text, ops, syscalls,
     bus time and floor; the window's per-frame figures."""
-    env = dict(l.strip().split("=", 1) for l in open(os.path.join(files, "wire.env")) if "=" in l)
-    base = int(open(os.path.join(files, "gpio-base.txt")).read().strip())
+    env = dict(l.strip().split("=", 1) for l in read_lines(os.path.join(files, "wire.env")) if "=" in l)
+    base = int(read_lines(os.path.join(files, "gpio-base.txt"))[0].strip())
     clk, dio = base + int(env["clk"]), base + int(env["dio"])
     markers, calls, ops = read_events(os.path.join(files, "events.txt.gz"))
     ops = [o for o in ops if o["line"] in (clk, dio)]
@@ -313,10 +318,15 @@ def analyse(files, digits=4):
             "fds": read_fds(os.path.join(files, "fds.txt"))}
 
 
+def read_lines(path):
+    with open(path) as f:
+        return f.readlines()
+
+
 def read_fds(path):
     fds = {}
     if os.path.exists(path):
-        for l in open(path):
+        for l in read_lines(path):
             m = re.search(r"\s(\d+) -> (.*)$", l)
             if m:
                 fds[int(m[1])] = m[2].strip()
@@ -325,7 +335,7 @@ def read_fds(path):
 
 def expected_texts(files):
     out = []
-    for l in open(os.path.join(files, "trace.jsonl")):
+    for l in read_lines(os.path.join(files, "trace.jsonl")):
         d = json.loads(l)
         if "display" in d:
             out.append(d["display"])
