@@ -158,6 +158,18 @@ class WireTests(unittest.TestCase):
         with self.assertRaisesRegex(wire.WireError, "stop in the middle of a byte"):
             wire.decode(wire.read_events_from(bus.lines)[2], BASE + CLK, BASE + DIO)
 
+    def test_a_set_to_the_level_a_line_has_counts_but_is_no_fault(self):
+        bus = Bus()
+        # CLK is high already: an unshadowed driver's set before its start
+        bus.call("c040b409")
+        bus.lines.append(f"            tock-42      [000] .....  {bus.t:.6f}: gpio_value: {BASE + CLK} set 1")
+        bus.transfer([0x80])
+        with tempfile.TemporaryDirectory() as d:
+            write_run(d, bus, ["    "])
+            a = wire.analyse(d)
+        self.assertEqual(len(a["frames"]), 1)
+        self.assertEqual(a["frames"][0]["sets"], a["frames"][0]["floor_sets"] + 1)
+
     def test_frames_split_as_show_sends_them(self):
         t = lambda *bs: {"bytes": list(bs), "first": 0.0}  # noqa: E731
         got = wire.frames([t(0x40), t(0xC0, 1, 2, 3, 4), t(0x8F), t(0xC3, 5), t(0x80), t(0x8F), t(0xC2, 6, 7)])

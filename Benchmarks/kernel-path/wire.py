@@ -148,6 +148,7 @@ def decode(ops, clk, dio):
     last_clk_edge = None      # (ts, value) of the last CLK change
     timing = {"clk_high": [], "clk_low": [], "setup": [], "hold": []}
     pending_setup = None      # ts of a DIO change while CLK low
+    idle_ops = []             # ops between transfers: they count to the next one
     for i, o in enumerate(ops):
         line = o["line"]
         if line not in level:
@@ -163,14 +164,17 @@ def decode(ops, clk, dio):
             continue
         value = o["value"]
         if value == level[line]:
-            raise WireError(f"{ts:.6f}: line {line} set to the level it has ({value})")
+            # no edge: a wasted operation, not a protocol fault
+            (cur["ops"] if cur is not None else idle_ops).append(i)
+            continue
         level[line] = value
         if line == dio:
             if level[clk] == 1:
                 if value == 0:       # start
                     if cur is not None:
                         raise WireError(f"{ts:.6f}: start inside a transfer")
-                    cur = {"bytes": [], "acks": [], "ops": [i], "first": ts, "bit": 0, "byte": 0}
+                    cur = {"bytes": [], "acks": [], "ops": idle_ops + [i], "first": ts, "bit": 0, "byte": 0}
+                    idle_ops = []
                 else:                # stop: its CLK rise counted as a first bit
                     if cur is None or cur["bit"] != 1:
                         raise WireError(f"{ts:.6f}: stop in the middle of a byte")
