@@ -160,7 +160,12 @@ def table(results, i2c):
                      f"{r['line_sets']:g} ({r['floor_sets']:g}) | {r['line_reads']:g} ({r['floor_reads']:g}) | "
                      f"{r['bytes']:g} | {r['syscalls']:g} | {r['syscalls_in_bus_time']:g} | "
                      f"{r['bus_ms_median']:g} / {r['bus_ms_max']:g} ms |")
-    lines += ["", "Syscalls per frame by kind (whole window):", ""]
+    lines += ["", "The other displays, beside their floor:", "",
+              "| display | bus | floor a frame | measured |",
+              "|---|---|---|---|",
+              "| HT16K33 | I2C, `/dev/i2c-N` | 1 transfer: the changed RAM span after its address (the driver: one `write(2)`, plus a command when dimming or display setup changes) | no: i2c-stub takes SMBus only, the write gets EOPNOTSUPP (below) |",
+              "| MAX7219 | SPI, `/dev/spidevB.C` | 1 system call: one `SPI_IOC_MESSAGE` ioctl with a CS cycle per changed digit register (the chip latches each 16-bit word on LOAD; the driver: one `write(2)` per changed register) | no: nothing in the VM simulates an SPI device |",
+              "", "Syscalls per frame by kind (whole window):", ""]
     for r in results["runs"]:
         lines.append(f"- {r['binary']}, {r['mode']}: {fmt_kinds(r['syscalls_by_kind'], 10)}")
     lines += ["", "Wire timing (µs, tracepoint stamps; datasheet: half period ≥ 2, set-up and hold ≥ 0.1):", "",
