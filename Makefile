@@ -41,6 +41,7 @@ test: deps
 	$(MAKE) --no-print-directory web-test
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
+	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
 	$(MAKE) --no-print-directory deploy-test
 	$(MAKE) --no-print-directory vm-test
 	$(MAKE) --no-print-directory systemd-test
@@ -174,6 +175,24 @@ bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) mosquitto mosquitto-clients"
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--out $(BENCH_OUT)/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
+	@$(MAKE) --no-print-directory bench-kernel-path
+
+## The display path through a real kernel (Benchmarks/kernel-path/): the
+## release build in the gpio-sim VM driving a TM1637, counting down and as
+## a stopwatch, with the guest's gpio and syscall trace events decoded per
+## frame (line changes and reads beside the protocol's floor, syscalls by
+## kind, bus time, the wire's timing); BEFORE=path/to/old/tock adds an
+## earlier build; an HT16K33 is tried on i2c-stub (about 3 minutes;
+## Benchmarks/kernel-path/TABLE.md). VM_ARCH=arm64 with TOCK=an arm64 tock
+## runs the arm64 guest instead.
+.PHONY: bench-kernel-path
+KPATH_TOCK = $(or $(TOCK),$(CURDIR)/.build-release/release/tock)
+bench-kernel-path:
+	bash Tests/vm/prepare.sh
+	$(if $(TOCK),,$(DEPLOY_BUILD))
+	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 kernel_path.py \
+		$(if $(BEFORE),--tock before=$(abspath $(BEFORE)),) --tock tock=$(abspath $(KPATH_TOCK)) \
+		--out $(BENCH_OUT)/kernel-path$(if $(filter arm64,$(VM_ARCH)),/arm64,) $(if $(QUICK),--timer-seconds 3 --stopwatch-seconds 1,)
 
 ## Tock against an earlier build of itself (BEFORE=path/to/old/tock), side
 ## by side in one run: rounds of old, new, old, new of the instructions per

@@ -72,14 +72,21 @@ build_probes() {
 }
 if [ "$vm_arch" = amd64 ]; then build_probes; else build_probes_arm64; fi
 
-# run NAME BINARY SCRIPT [run-in-vm options...]
+# run NAME BINARY SCRIPT [run-in-vm options...]; a scenario that passed in
+# the VM is then judged on this machine by $check (its "# vm-check:"
+# command, run in the repository with the run's files directory appended).
+check=
 run() {
   local name=$1 bin=$2 script=$3; shift 3
   echo "vm-test: $name"
-  if bash "$here/run-in-vm.sh" --binary "$bin" --script "$script" --out "$results/$name" "$@"; then
-    passed+=("$name")
-  else
+  if ! bash "$here/run-in-vm.sh" --binary "$bin" --script "$script" --out "$results/$name" "$@"; then
     failed+=("$name")
+  elif [ -n "$check" ] && ! (cd "$repo" && eval "$check" '"$results/$name/files"'); then
+    echo "vm-test: FAIL $name: the host-side check ($check) failed" >&2
+    echo "FAIL host-side check: $check" > "$results/$name/result.txt"
+    failed+=("$name")
+  else
+    passed+=("$name")
   fi
 }
 
@@ -96,6 +103,8 @@ fi
 #   # vm-timeout: SECONDS            (default 120)
 #   # vm-file: SRC:DEST              (SRC relative to the repo; repeatable)
 #   # vm-env: NAME=VALUE             (repeatable)
+#   # vm-check: COMMAND              (run on this machine after a pass, in the
+#                                     repository, with the files directory appended)
 header() { sed -n "s/^# $2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//'; }
 shopt -s nullglob
 for script in "$here"/scenarios/*.sh; do
@@ -130,6 +139,7 @@ for script in "$here"/scenarios/*.sh; do
     opts+=(--file "$src:${f#*:}")
   done < <(header "$script" vm-file)
   while IFS= read -r e; do [ -n "$e" ] && opts+=(--env "$e"); done < <(header "$script" vm-env)
+  check=$(header "$script" vm-check | head -1)
   for i in "${!bins[@]}"; do run "${names[$i]}" "${bins[$i]}" "$script" "${opts[@]}"; done
 done
 
