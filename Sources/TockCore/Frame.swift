@@ -1,87 +1,136 @@
 /// What a display shows: one glyph per digit, decimal points, the colon
 /// and the brightness. Every display kind (TM1637, HT16K33, MAX7219, the
 /// terminal) is driven from a frame; a display is just "these segments lit".
+///
+/// Kept as segment bits, one byte per digit (bit 7 the point), in one
+/// word: a frame is a plain value that is made, compared and copied on
+/// every tick without allocating. Its text is built only when asked for.
 public struct Frame: Equatable, Sendable {
-    public var cells: [Character]
-    public var points: [Bool]
+    /// Byte `i` is digit `i`'s segments (see `SevenSegmentFont`).
+    private var bits: UInt64
+    /// Digits on the display (at most 8).
+    public let digits: Int
     public var colon: Bool
     /// 0 (dimmest lit) ... 7 (brightest).
     public var brightness: Int
-    /// Segment bits given directly (the wiring check lights one segment
-    /// at a time, which no glyph does); nil for frames made from text.
-    private var raw: [UInt8]? = nil
+
+    /// A frame of segment bytes, digit 0 first.
+    private init(bits: UInt64, digits: Int, colon: Bool, brightness: Int) {
+        precondition((0...8).contains(digits), "a frame has 0 to 8 digits, not \(digits)")
+        self.bits = bits
+        self.digits = digits
+        self.colon = colon
+        self.brightness = brightness
+    }
 
     /// Parse display text: one character per digit; `.` lights the point of
     /// the digit before it; `:` lights the colon (it sits after the second
     /// digit of a 4-digit display). Text shorter than the display is right
     /// aligned.
     public init(text: String, digits: Int, brightness: Int = 7) {
-        var cells: [Character] = []
-        var points: [Bool] = []
+        var bytes: UInt64 = 0
+        var count = 0
         var colon = false
+        var fast = true
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "."):
+                if count == 0 { count = 1 }
+                bytes |= UInt64(SevenSegmentFont.dp) << (8 * UInt64(count - 1))
+            case UInt8(ascii: ":"):
+                colon = true
+            default:
+                guard b < 0x80, count < 8, let seg = SevenSegmentFont.ascii[Int(b)] else { fast = false; break }
+                bytes |= UInt64(seg) << (8 * UInt64(count))
+                count += 1
+            }
+            if !fast { break }
+        }
+        if !fast { (bytes, count) = Self.parseSlowly(text) }
+        precondition(count <= digits, "display text \"\(text)\" is wider than \(digits) digits")
+        // Right aligned: the cells parsed so far move to the end.
+        self.init(bits: digits == count ? bytes : bytes << (8 * UInt64(digits - count)), digits: digits,
+                  colon: colon, brightness: brightness)
+    }
+
+    /// Text with a character that is not a glyph: the width is checked
+    /// first, then the glyph (an unknown glyph is a programming error).
+    private static func parseSlowly(_ text: String) -> (UInt64, Int) {
+        var cells: [UInt8] = []
         for ch in text {
             switch ch {
             case ".":
-                if points.isEmpty { cells.append(" "); points.append(false) }
-                points[points.count - 1] = true
+                if cells.isEmpty { cells.append(0) }
+                cells[cells.count - 1] |= SevenSegmentFont.dp
             case ":":
-                colon = true
+                break
             default:
-                cells.append(ch)
-                points.append(false)
+                cells.append(0)
             }
         }
-        precondition(cells.count <= digits, "display text \"\(text)\" is wider than \(digits) digits")
-        let pad = digits - cells.count
-        self.cells = Array(repeating: " ", count: pad) + cells
-        self.points = Array(repeating: false, count: pad) + points
-        self.colon = colon
-        self.brightness = brightness
+        precondition(cells.count <= 8, "display text \"\(text)\" is wider than 8 digits")
+        var bytes: UInt64 = 0
+        var i = 0
+        for ch in text where ch != "." && ch != ":" {
+            bytes |= UInt64(SevenSegmentFont.segments(for: ch) | cells[i]) << (8 * UInt64(i))
+            i += 1
+        }
+        return (bytes, cells.count)
     }
 
     public static func blank(digits: Int, brightness: Int = 7) -> Frame {
-        Frame(text: "", digits: digits, brightness: brightness)
+        Frame(bits: 0, digits: digits, colon: false, brightness: brightness)
     }
 
     /// A frame of raw segment bits per digit (bit 7 is the point). Its
     /// text shows each digit as the glyph those bits make, `?` if none.
     public static func segments(_ bits: [UInt8], colon: Bool = false, brightness: Int = 7) -> Frame {
-        var f = Frame.blank(digits: bits.count, brightness: brightness)
-        f.cells = bits.map { SevenSegmentFont.glyph(for: $0) }
-        f.points = bits.map { $0 & SevenSegmentFont.dp != 0 }
-        f.colon = colon
-        f.raw = bits
-        return f
+        var word: UInt64 = 0
+        for (i, b) in bits.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
+        return Frame(bits: word, digits: bits.count, colon: colon, brightness: brightness)
     }
 
-    public var digits: Int { cells.count }
+    /// A count as `MM:SS` on four digits (colon lit) or `MM.SS` right
+    /// aligned on eight: the frame `Frame(text:)` makes of that text,
+    /// without the text.
+    static func clock(_ high: Int64, _ low: Int64, digits: Int, brightness: Int) -> Frame {
+        let d = SevenSegmentFont.digitSegments
+        let four = UInt64(d[Int(high / 10)]) | UInt64(d[Int(high % 10)]) << 8
+            | UInt64(d[Int(low / 10)]) << 16 | UInt64(d[Int(low % 10)]) << 24
+        if digits == 4 { return Frame(bits: four, digits: 4, colon: true, brightness: brightness) }
+        let pointed = four | UInt64(SevenSegmentFont.dp) << 8
+        return Frame(bits: pointed << (8 * UInt64(digits - 4)), digits: digits, colon: false, brightness: brightness)
+    }
 
     /// Segment bits of digit `i`, point included (see `SevenSegmentFont`).
+    @inline(__always)
     public func segments(at i: Int) -> UInt8 {
-        if let raw { return raw[i] }
-        return SevenSegmentFont.segments(for: cells[i]) | (points[i] ? SevenSegmentFont.dp : 0)
+        precondition(i >= 0 && i < digits, "digit \(i) of a \(digits)-digit frame")
+        return UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))
     }
+
+    /// Each digit's glyph, `?` for a pattern that is none.
+    public var cells: [Character] { (0..<digits).map { SevenSegmentFont.glyph(for: segments(at: $0)) } }
+    /// Each digit's point.
+    public var points: [Bool] { (0..<digits).map { segments(at: $0) & SevenSegmentFont.dp != 0 } }
 
     /// The trace notation: one character per digit (space when blank), `.`
     /// after a digit whose point is lit, `:` where the colon is lit.
     public var text: String {
-        var s = ""
-        for i in cells.indices {
-            s.append(cells[i])
-            if points[i] { s.append(".") }
-            if colon, i == 1 { s.append(":") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits * 2 + 1)
+        for i in 0..<digits {
+            let seg = segments(at: i)
+            bytes.append(SevenSegmentFont.asciiGlyph[Int(seg & 0x7F)])
+            if seg & SevenSegmentFont.dp != 0 { bytes.append(UInt8(ascii: ".")) }
+            if colon, i == 1 { bytes.append(UInt8(ascii: ":")) }
         }
-        return s
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The same frame with every segment, point and the colon dark.
-    public var dark: Frame {
-        var f = Frame.blank(digits: digits, brightness: brightness)
-        f.brightness = brightness
-        return f
-    }
+    public var dark: Frame { .blank(digits: digits, brightness: brightness) }
 }
-
 // MARK: - The font
 
 /// Glyphs for a 7-segment digit, as segment bits.
@@ -117,6 +166,14 @@ public enum SevenSegmentFont {
     ]
 
     private static let reverse: [UInt8: Character] = Dictionary(uniqueKeysWithValues: glyphs.map { ($0.value, $0.key) })
+
+    /// `glyphs` by ASCII code (every glyph is ASCII), nil for none.
+    static let ascii: [UInt8?] = (0..<128).map { glyphs[Character(Unicode.Scalar(UInt8($0)))] }
+    /// The ASCII code of the glyph a pattern (without the point) shows, `?`
+    /// if none.
+    static let asciiGlyph: [UInt8] = (0..<128).map { UInt8(ascii: reverse[UInt8($0)]?.unicodeScalars.first ?? "?") }
+    /// The digits 0-9.
+    static let digitSegments: [UInt8] = (0..<10).map { glyphs[Character(String($0))]! }
 
     /// Segment bits for a glyph (without the point). An unknown glyph is a
     /// programming error in the renderer.
