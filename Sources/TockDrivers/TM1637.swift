@@ -50,13 +50,13 @@ public final class TM1637: SegmentDisplay {
     /// used grids (byte `i` is GRID`i+1`) and the display control byte.
     /// nil = unknown (at start, and after a failed transfer left the chip
     /// in an unknown state).
-    private var registers: UInt64?
-    private var control: UInt8?
+    @exclusivity(unchecked) private var registers: UInt64?
+    @exclusivity(unchecked) private var control: UInt8?
     /// The levels last driven on CLK and DIO (true = released): both start
     /// released (`TwoWirePins`); nil = unknown after a failed transfer, so
     /// the next set is made whatever it is.
-    private var clockLevel: Bool? = true
-    private var dataLevel: Bool? = true
+    @exclusivity(unchecked) private var clockLevel: Bool? = true
+    @exclusivity(unchecked) private var dataLevel: Bool? = true
 
     /// - Parameters:
     ///   - clockLine, dataLine: the line names, for error messages only.
