@@ -40,7 +40,7 @@ public struct Frame: Equatable, Sendable {
             case UInt8(ascii: ":"):
                 colon = true
             default:
-                guard b < 0x80, count < 8, let seg = SevenSegmentFont.ascii[Int(b)] else { fast = false; break }
+                guard count < 8, let seg = SevenSegmentFont.segments(ascii: b) else { fast = false; break }
                 bytes |= UInt64(seg) << (8 * UInt64(count))
                 count += 1
             }
@@ -121,7 +121,7 @@ public struct Frame: Equatable, Sendable {
         bytes.reserveCapacity(digits * 2 + 1)
         for i in 0..<digits {
             let seg = segments(at: i)
-            bytes.append(SevenSegmentFont.asciiGlyph[Int(seg & 0x7F)])
+            bytes.append(SevenSegmentFont.ascii(for: seg))
             if seg & SevenSegmentFont.dp != 0 { bytes.append(UInt8(ascii: ".")) }
             if colon, i == 1 { bytes.append(UInt8(ascii: ":")) }
         }
@@ -167,13 +167,91 @@ public enum SevenSegmentFont {
 
     private static let reverse: [UInt8: Character] = Dictionary(uniqueKeysWithValues: glyphs.map { ($0.value, $0.key) })
 
-    /// `glyphs` by ASCII code (every glyph is ASCII), nil for none.
-    static let ascii: [UInt8?] = (0..<128).map { glyphs[Character(Unicode.Scalar(UInt8($0)))] }
+    /// `glyphs` by ASCII code (every glyph is ASCII), nil for none: a
+    /// switch, so nothing is built at start-up (FrameTests holds it to
+    /// `glyphs`).
+    static func segments(ascii code: UInt8) -> UInt8? {
+        switch code {
+        case UInt8(ascii: " "): 0x00
+        case UInt8(ascii: "0"): 0x3F
+        case UInt8(ascii: "1"): 0x06
+        case UInt8(ascii: "2"): 0x5B
+        case UInt8(ascii: "3"): 0x4F
+        case UInt8(ascii: "4"): 0x66
+        case UInt8(ascii: "5"): 0x6D
+        case UInt8(ascii: "6"): 0x7D
+        case UInt8(ascii: "7"): 0x07
+        case UInt8(ascii: "8"): 0x7F
+        case UInt8(ascii: "9"): 0x6F
+        case UInt8(ascii: "A"): 0x77
+        case UInt8(ascii: "b"): 0x7C
+        case UInt8(ascii: "C"): 0x39
+        case UInt8(ascii: "c"): 0x58
+        case UInt8(ascii: "d"): 0x5E
+        case UInt8(ascii: "E"): 0x79
+        case UInt8(ascii: "e"): 0x7B
+        case UInt8(ascii: "F"): 0x71
+        case UInt8(ascii: "H"): 0x76
+        case UInt8(ascii: "h"): 0x74
+        case UInt8(ascii: "J"): 0x1E
+        case UInt8(ascii: "L"): 0x38
+        case UInt8(ascii: "n"): 0x54
+        case UInt8(ascii: "o"): 0x5C
+        case UInt8(ascii: "P"): 0x73
+        case UInt8(ascii: "r"): 0x50
+        case UInt8(ascii: "t"): 0x78
+        case UInt8(ascii: "U"): 0x3E
+        case UInt8(ascii: "v"): 0x1C
+        case UInt8(ascii: "y"): 0x6E
+        case UInt8(ascii: "-"): 0x40
+        case UInt8(ascii: "_"): 0x08
+        default: nil
+        }
+    }
+
     /// The ASCII code of the glyph a pattern (without the point) shows, `?`
     /// if none.
-    static let asciiGlyph: [UInt8] = (0..<128).map { UInt8(ascii: reverse[UInt8($0)]?.unicodeScalars.first ?? "?") }
+    static func ascii(for segments: UInt8) -> UInt8 {
+        switch segments & 0x7F {
+        case 0x00: UInt8(ascii: " ")
+        case 0x3F: UInt8(ascii: "0")
+        case 0x06: UInt8(ascii: "1")
+        case 0x5B: UInt8(ascii: "2")
+        case 0x4F: UInt8(ascii: "3")
+        case 0x66: UInt8(ascii: "4")
+        case 0x6D: UInt8(ascii: "5")
+        case 0x7D: UInt8(ascii: "6")
+        case 0x07: UInt8(ascii: "7")
+        case 0x7F: UInt8(ascii: "8")
+        case 0x6F: UInt8(ascii: "9")
+        case 0x77: UInt8(ascii: "A")
+        case 0x7C: UInt8(ascii: "b")
+        case 0x39: UInt8(ascii: "C")
+        case 0x58: UInt8(ascii: "c")
+        case 0x5E: UInt8(ascii: "d")
+        case 0x79: UInt8(ascii: "E")
+        case 0x7B: UInt8(ascii: "e")
+        case 0x71: UInt8(ascii: "F")
+        case 0x76: UInt8(ascii: "H")
+        case 0x74: UInt8(ascii: "h")
+        case 0x1E: UInt8(ascii: "J")
+        case 0x38: UInt8(ascii: "L")
+        case 0x54: UInt8(ascii: "n")
+        case 0x5C: UInt8(ascii: "o")
+        case 0x73: UInt8(ascii: "P")
+        case 0x50: UInt8(ascii: "r")
+        case 0x78: UInt8(ascii: "t")
+        case 0x3E: UInt8(ascii: "U")
+        case 0x1C: UInt8(ascii: "v")
+        case 0x6E: UInt8(ascii: "y")
+        case 0x40: UInt8(ascii: "-")
+        case 0x08: UInt8(ascii: "_")
+        default: UInt8(ascii: "?")
+        }
+    }
+
     /// The digits 0-9.
-    static let digitSegments: [UInt8] = (0..<10).map { glyphs[Character(String($0))]! }
+    static let digitSegments: [UInt8] = [0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F]
 
     /// Segment bits for a glyph (without the point). An unknown glyph is a
     /// programming error in the renderer.

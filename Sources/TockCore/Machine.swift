@@ -269,6 +269,7 @@ public struct Machine: Sendable {
 
     private mutating func outputs(at now: Now) -> Output {
         var out = Output()
+        out.items.reserveCapacity(8)  // one allocation for a tick's few items
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
         // A named program's end sounds its own pattern before the alarm.

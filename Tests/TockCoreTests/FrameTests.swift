@@ -41,6 +41,16 @@ import Testing
         #expect(Frame(text: "12345.678", digits: 8).text == "12345.678")
     }
 
+    @Test func theFontsSwitchesAreItsGlyphTable() {
+        for code in 0...255 {
+            let c = UInt8(code)
+            #expect(SevenSegmentFont.segments(ascii: c) == SevenSegmentFont.glyphs[Character(Unicode.Scalar(c))])
+            let shown = SevenSegmentFont.glyph(for: c)
+            #expect(SevenSegmentFont.ascii(for: c) == shown.asciiValue, "pattern \(code)")
+        }
+        #expect(SevenSegmentFont.digitSegments == (0...9).map { SevenSegmentFont.glyphs[Character(String($0))]! })
+    }
+
     @Test func rawBitsKeepEveryPatternAndNameTheOnesThatAreNoGlyph() {
         for pattern in 0...255 {
             let bits = UInt8(pattern)
