@@ -46,15 +46,20 @@ public struct Frame: Equatable, Sendable {
             }
             if !fast { break }
         }
-        if !fast { (bytes, count) = Self.parseSlowly(text) }
+        if !fast {
+            (bytes, count) = Self.parseSlowly(text)
+            colon = text.contains(":")
+        }
         precondition(count <= digits, "display text \"\(text)\" is wider than \(digits) digits")
         // Right aligned: the cells parsed so far move to the end.
         self.init(bits: digits == count ? bytes : bytes << (8 * UInt64(digits - count)), digits: digits,
                   colon: colon, brightness: brightness)
     }
 
-    /// Text with a character that is not a glyph: the width is checked
-    /// first, then the glyph (an unknown glyph is a programming error).
+    /// Text the quick parse stopped at (more than eight cells, or a
+    /// character that is no glyph), parsed by characters: the width is
+    /// checked first, then each glyph (an unknown glyph is a programming
+    /// error in the renderer, and traps).
     private static func parseSlowly(_ text: String) -> (UInt64, Int) {
         var cells: [UInt8] = []
         for ch in text {
