@@ -175,6 +175,7 @@ bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) mosquitto mosquitto-clients"
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--out $(BENCH_OUT)/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
+	@$(MAKE) --no-print-directory bench-tm1637
 	@$(MAKE) --no-print-directory bench-kernel-path
 
 ## The display path through a real kernel (Benchmarks/kernel-path/): the
@@ -193,6 +194,18 @@ bench-kernel-path:
 	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 kernel_path.py \
 		$(if $(BEFORE),--tock before=$(abspath $(BEFORE)),) --tock tock=$(abspath $(KPATH_TOCK)) \
 		--out $(BENCH_OUT)/kernel-path$(if $(filter arm64,$(VM_ARCH)),/arm64,) $(if $(QUICK),--timer-seconds 3 --stopwatch-seconds 1,)
+
+## The TM1637 driver's cost per frame (Benchmarks/tm1637.py): line
+## operations beside the floor the bytes sent need, and instructions under
+## callgrind, with the real driver built into a harness over the mock
+## two-wire bus (Benchmarks/tm1637/; about 2 minutes).
+## TM1637_BEFORE=path/to/an/older/tm1637-frames adds it side by side.
+.PHONY: bench-tm1637
+bench-tm1637:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
+	$(SWIFT) build -c release --package-path Benchmarks/tm1637 --scratch-path .build-tm1637
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 tm1637.py $(if $(TM1637_BEFORE),--harness before=$(abspath $(TM1637_BEFORE)),) \
+		--harness tock=$(CURDIR)/.build-tm1637/release/tm1637-frames --out $(BENCH_OUT)/tm1637
 
 ## Tock against an earlier build of itself (BEFORE=path/to/old/tock), side
 ## by side in one run: rounds of old, new, old, new of the instructions per

@@ -9,7 +9,10 @@ whatever else the machine is doing), for each binary given:
   Timer peer), the dynamic loader's relocations included;
 - counting: instructions per second of an `MM:SS` count-down, with a
   notification socket as systemd gives the service (so its STATUS= lines
-  count), measured over 10 s, 3 s into the count.
+  count), measured over 10 s, 3 s into the count; and the heap
+  allocations in the same 10 s, as callgrind's count of calls to malloc
+  (and calloc, realloc, posix_memalign, aligned_alloc: Swift's
+  swift_slowAlloc calls malloc), per second.
 
     python3 startup.py --tock NAME=BIN [--tock NAME=BIN ...] [--swift-timer BIN] [--out DIR]
 
@@ -21,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -38,8 +42,36 @@ def callgrind(cmd, work, env=None, stdout=subprocess.DEVNULL):
     return proc, out
 
 
-def dump(proc, out):
-    """Counters so far, then zeroed (callgrind_control -d)."""
+ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"}
+
+
+def allocations(path):
+    """Calls to the C allocator recorded in one callgrind dump."""
+    names = {}
+    calls = 0
+    callee = None
+    for line in open(path):
+        m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line)
+        if m:
+            if m.group(2):
+                names[m.group(1)] = m.group(2).strip()
+            callee = names.get(m.group(1))
+            continue
+        if line.startswith("fn="):
+            m = re.match(r"fn=\((\d+)\)(?: (.*))?", line)
+            if m and m.group(2):
+                names[m.group(1)] = m.group(2).strip()
+            continue
+        if line.startswith("calls=") and callee is not None:
+            if callee in ALLOCATORS:
+                calls += int(line.split("=")[1].split()[0])
+            callee = None
+    return calls
+
+
+def dump(proc, out, allocs=None):
+    """Counters so far, then zeroed (callgrind_control -d). With `allocs`
+    (a list), the allocator calls in the dump are appended to it."""
     before = set(glob.glob(out + ".*"))
     subprocess.run(["callgrind_control", "-d", str(proc.pid)], capture_output=True, timeout=120)
     deadline = time.monotonic() + 120
@@ -48,6 +80,8 @@ def dump(proc, out):
         if new:
             time.sleep(0.5)  # let the file be written whole
             path = new.pop()
+            if allocs is not None:
+                allocs.append(allocations(path))
             for line in open(path):
                 if line.startswith(("summary:", "totals:")):
                     return int(line.split()[1])
@@ -86,12 +120,14 @@ def tock(binary):
         dump(proc, out)  # zero
         began = time.monotonic()
         time.sleep(10)
-        counted = dump(proc, out)
-        per_second = counted / (time.monotonic() - began)
+        allocs = []
+        counted = dump(proc, out, allocs)
+        elapsed = time.monotonic() - began
+        per_second = counted / elapsed
     finally:
         proc.terminate()
         proc.wait(timeout=120)
-    return {"startup": startup, "per_second": per_second}
+    return {"startup": startup, "per_second": per_second, "allocations_per_second": allocs[0] / elapsed}
 
 
 def swift_timer(binary):
@@ -125,11 +161,13 @@ def main():
     if args.swift_timer:
         print("startup: Foundation Timer peer ...", file=sys.stderr, flush=True)
         rows.append({"program": "Foundation Timer peer", **swift_timer(args.swift_timer), "per_second": None})
-    lines = ["| program | instructions to ready | instructions per second counting MM:SS (with NOTIFY_SOCKET) |",
-             "|---|---|---|"]
+    lines = ["| program | instructions to ready | instructions per second counting MM:SS (with NOTIFY_SOCKET) "
+             "| heap allocations per second counting |",
+             "|---|---|---|---|"]
     for r in rows:
         per = f"{r['per_second']:,.0f}" if r.get("per_second") else "not measured"
-        lines.append(f"| {r['program']} | {r['startup'] / 1e6:.1f} M | {per} |")
+        allocs = f"{r['allocations_per_second']:.1f}" if r.get("allocations_per_second") is not None else "not measured"
+        lines.append(f"| {r['program']} | {r['startup'] / 1e6:.1f} M | {per} | {allocs} |")
     table = "\n".join(lines) + "\n"
     print(table)
     if args.out:

@@ -61,5 +61,27 @@ class AnalysisTests(unittest.TestCase):
         self.assertEqual(r["wakeups_per_s"], 20)
 
 
+class TM1637FloorTests(unittest.TestCase):
+    """tm1637.py's floor, on frames whose line operations the mock bus
+    counted (`tm1637-frames count`: 10:00 after 10:01, 09:49 after 09:50)."""
+
+    def test_the_floor_of_a_transfer_counts_each_edge_and_read_it_needs(self):
+        import tm1637
+        self.assertEqual(tm1637.transaction_ops([0xC3, 0x3F]), 48)
+        self.assertEqual(tm1637.transaction_ops([0xC2, 0x66, 0x6F]), 75)
+        # No three-byte transfer takes fewer than 63: the start 2, each
+        # byte's 16 clock edges and 3 for its ACK, DIO rising (low after
+        # the start) before the first ACK at the latest, the stop 3.
+        fewest = min(tm1637.transaction_ops([a, b, c]) for a in range(256) for b in (0, 0xFF) for c in (0, 0xFF))
+        self.assertEqual(fewest, 63)
+
+    def test_grid_by_grid_is_one_transfer_per_changed_grid(self):
+        import tm1637
+        burst, single = tm1637.floors([[0xC2, 0x66, 0x6F]])
+        self.assertEqual(burst, 75)
+        self.assertEqual(single, tm1637.transaction_ops([0xC2, 0x66]) + tm1637.transaction_ops([0xC3, 0x6F]))
+        self.assertEqual(tm1637.floors([[0x88 | 7]]), (tm1637.transaction_ops([0x8F]),) * 2)
+
+
 if __name__ == "__main__":
     unittest.main()

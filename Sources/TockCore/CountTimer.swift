@@ -178,9 +178,8 @@ public struct CountTimer: TimerProgram, Equatable {
     // (While editing, the count's life is in ready: nothing is due.)
     public func nextDeadline(at now: Now) -> Deadline? {
         if case .running(let run) = lifecycle.state {
-            let candidates = [end(of: run), nextWarning(of: run, after: now.monotonic),
-                              lifecycle.nextLeadInEvent(of: run, after: now.monotonic)].compactMap { $0 }
-            return candidates.min().map(Deadline.monotonic)
+            let first = Instant.earliest(end(of: run), nextWarning(of: run, after: now.monotonic))
+            return Instant.earliest(first, lifecycle.nextLeadInEvent(of: run, after: now.monotonic)).map(Deadline.monotonic)
         }
         return lifecycle.silenceDue
     }

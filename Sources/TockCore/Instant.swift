@@ -12,6 +12,14 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public static let zero = Instant(nanoseconds: 0)
 
+    /// The earlier of two instants either of which may be missing (nil
+    /// when both are): `[a, b].compactMap { $0 }.min()` without an array.
+    @inlinable public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b < a ? b : a
+    }
+
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
     public static func + (a: Instant, d: Duration) -> Instant { Instant(nanoseconds: a.nanoseconds + d.nanoseconds) }
     public static func - (a: Instant, d: Duration) -> Instant { Instant(nanoseconds: a.nanoseconds - d.nanoseconds) }
@@ -63,13 +71,16 @@ public struct Now: Sendable, Equatable {
 
 extension Duration {
     /// Whole nanoseconds (durations here never need finer resolution).
+    /// (One 128-bit division: `components` costs two and the multiplications.)
     public var nanoseconds: Int64 {
+        if #available(macOS 15, *) { return Int64(attoseconds / 1_000_000_000) }
         let (s, atto) = components
         return s * 1_000_000_000 + atto / 1_000_000_000
     }
 
     public static func nanoseconds(_ n: Int64) -> Duration {
-        .seconds(n / 1_000_000_000) + .nanoseconds(Int(n % 1_000_000_000))
+        if #available(macOS 15, *) { return Duration(attoseconds: Int128(n) * 1_000_000_000) }
+        return .seconds(n / 1_000_000_000) + .nanoseconds(Int(n % 1_000_000_000))
     }
 
     /// `12.345s`-style text for logs and errors.

@@ -146,6 +146,9 @@ extension Lifecycle where Count == Run {
     /// at), while it still sounds; with `start`, the start sound at the
     /// lead-in's end too.
     func leadInSignal(of run: Run, at t: Instant, start: Bool) -> (Buzzer.Signal, Instant)? {
+        // Every event is at an elapsed time of zero or less: a run that
+        // began at or after zero has none (the common case, every tick).
+        guard run.before < .zero else { return nil }
         var events = leadInBeeps.map { (Buzzer.Signal.warning, $0) }
         if start { events.append((.phase, .zero)) }
         guard let (signal, e) = events.filter({ $0.1 > run.before && run.instant(whenElapsed: $0.1) <= t }).max(by: { $0.1 < $1.1 })

@@ -58,10 +58,13 @@ public struct Machine: Sendable {
         var tone: Tone?? = .none
         var state: StateName?
         var round: RoundReport?
-        var leds: [String: Bool] = [:]
+        /// The LEDs as last reported, bit `i` for `ledNames[i]`; the
+        /// ones not in `ledsKnown` have not been reported yet.
+        var ledsLit: UInt8 = 0
+        var ledsKnown: UInt8 = 0
     }
 
-    /// Status LED names the core drives.
+    /// Status LED names the core drives (`leds(at:)` sets bits in this order).
     public static let ledNames = ["running", "paused", "ringing", "rest"]
 
     /// - Parameter snapshot: a state to continue from (after a restart);
@@ -211,7 +214,7 @@ public struct Machine: Sendable {
             let programDue = program.nextDeadline(at: at)?.instant(from: now)
             let alarmDue = alarms.deadline(at: now)
             let inputDue = input.deadline
-            guard let due = [programDue, alarmDue, inputDue].compactMap({ $0 }).min(), due <= now.monotonic else { break }
+            guard let due = Instant.earliest(Instant.earliest(programDue, alarmDue), inputDue), due <= now.monotonic else { break }
             let t = max(due, processed)
             if let p = programDue, p == due {
                 advanceProgram(to: now.at(t))
@@ -281,6 +284,7 @@ public struct Machine: Sendable {
 
     private mutating func outputs(at now: Now) -> Output {
         var out = Output()
+        out.items.reserveCapacity(8)  // one allocation for a tick's few items
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
         // A named program's end sounds its own pattern before the alarm.
@@ -296,21 +300,30 @@ public struct Machine: Sendable {
         let state = program.stateName
         if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
         if let round = program.round(at: now), round != shown.round { out.append(.round(round)); shown.round = round }
-        for (name, lit) in leds(at: now) where shown.leds[name] != lit {
-            out.append(.led(name, lit))
-            shown.leds[name] = lit
+        let lit = leds(at: now)
+        for i in Self.ledNames.indices where shown.ledsKnown & 1 << i == 0 || (shown.ledsLit ^ lit) & 1 << i != 0 {
+            out.append(.led(Self.ledNames[i], lit & 1 << i != 0))
         }
+        shown.ledsLit = lit
+        shown.ledsKnown = 1 << Self.ledNames.count - 1
 
         for n in notices { out.append(.alarm(n)) }
         notices = []
         for g in groupChanges { out.append(.group(g)) }
         groupChanges = []
 
-        var monotonic: [Instant] = [input.deadline, buzzer.nextChange(after: t), p.blink?.nextToggle(after: t),
-                                    alarms.monotonicDeadline, panelDeadline(at: now)].compactMap { $0 }
+        // The earliest of the monotonic deadlines, folded as they come
+        // (no array on every tick).
+        var monotonic: Instant? = nil
+        func earliest(_ d: Instant?) { if let d, monotonic.map({ d < $0 }) ?? true { monotonic = d } }
+        earliest(input.deadline)
+        earliest(buzzer.nextChange(after: t))
+        earliest(p.blink?.nextToggle(after: t))
+        earliest(alarms.monotonicDeadline)
+        earliest(panelDeadline(at: now))
         var wall: WallTime? = alarms.wallDeadline
         switch program.nextDeadline(at: now) {
-        case .monotonic(let d)?: monotonic.append(d)
+        case .monotonic(let d)?: earliest(d)
         case .wall(let w)?: wall = min(wall ?? w, w)
         case nil: break
         }
@@ -320,7 +333,7 @@ public struct Machine: Sendable {
         }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
             switch motion {
-            case .monotonic: monotonic.append(t + step)
+            case .monotonic: earliest(t + step)
             case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
             }
         }
@@ -330,13 +343,18 @@ public struct Machine: Sendable {
             persistedAlarms = alarms
             persistedDimming = dimming
         }
-        out.append(.wake(monotonic: monotonic.min(), wall: wall))
+        out.append(.wake(monotonic: monotonic, wall: wall))
         return out
     }
 
-    private func leds(at now: Now) -> [(String, Bool)] {
+    /// The LEDs' levels, bit `i` for `ledNames[i]`.
+    private func leds(at now: Now) -> UInt8 {
         let s = program.stateName
-        return [("running", s == .running), ("paused", s == .paused), ("ringing", s == .ringing || alarms.isRinging),
-                ("rest", program.resting(at: now))]
+        var bits: UInt8 = 0
+        if s == .running { bits |= 1 }
+        if s == .paused { bits |= 2 }
+        if s == .ringing || alarms.isRinging { bits |= 4 }
+        if program.resting(at: now) { bits |= 8 }
+        return bits
     }
 }

@@ -37,7 +37,21 @@ public struct Renderer: Sendable {
 
     public func frame(for p: Presentation, at t: Instant) -> Frame {
         if let b = p.blink, !b.isLit(at: t) { return .blank(digits: digits, brightness: brightness) }
+        // The common case, a count under 100 minutes, goes to segments
+        // without text: the frame `countText` would give.
+        if let (v, up) = Self.plainCount(p.content) {
+            let s = seconds(v, up: up)
+            if s < 6_000 { return .clock(s / 60, s % 60, digits: digits, brightness: brightness) }
+        }
         return Frame(text: text(for: p.content, moving: p.motion != nil), digits: digits, brightness: brightness)
+    }
+
+    private static func plainCount(_ content: DisplayContent) -> (Duration, Bool)? {
+        switch content {
+        case .down(let v): (v, false)
+        case .up(let v): (v, true)
+        default: nil
+        }
     }
 
     /// The display text for a content (see `Frame.init(text:digits:)`).

@@ -47,15 +47,16 @@ public final class TM1637: SegmentDisplay {
     private let dataLine: String
 
     /// Shadows of the write-only registers: the display registers of the
-    /// used grids and the display control byte. nil = unknown (at start,
-    /// and after a failed transfer left the chip in an unknown state).
-    private var registers: [UInt8]?
-    private var control: UInt8?
+    /// used grids (byte `i` is GRID`i+1`) and the display control byte.
+    /// nil = unknown (at start, and after a failed transfer left the chip
+    /// in an unknown state).
+    @exclusivity(unchecked) private var registers: UInt64?
+    @exclusivity(unchecked) private var control: UInt8?
     /// The levels last driven on CLK and DIO (true = released): both start
     /// released (`TwoWirePins`); nil = unknown after a failed transfer, so
     /// the next set is made whatever it is.
-    private var clockLevel: Bool? = true
-    private var dataLevel: Bool? = true
+    @exclusivity(unchecked) private var clockLevel: Bool? = true
+    @exclusivity(unchecked) private var dataLevel: Bool? = true
 
     /// - Parameters:
     ///   - clockLine, dataLine: the line names, for error messages only.
@@ -78,15 +79,15 @@ public final class TM1637: SegmentDisplay {
     public func show(_ frame: Frame) throws {
         precondition(frame.digits == digits, "a \(frame.digits)-digit frame on a \(digits)-digit TM1637")
         precondition((0...7).contains(frame.brightness), "frame brightness \(frame.brightness) is outside 0...7")
-        let wanted = Self.displayRegisters(for: frame)
+        let wanted = Self.registerWord(for: frame)
         // A dark frame turns the display off and leaves the registers as
         // they are: one command instead of a rewrite.
-        let lit = wanted.contains { $0 != 0 }
+        let lit = wanted != 0
         let wantedControl = lit ? Self.displayControl | Self.displayOn | UInt8(frame.brightness) : Self.displayControl
         do {
             if lit { try writeRegisters(wanted) }
             if control != wantedControl {
-                try transfer([wantedControl])
+                try transfer(UInt64(wantedControl), count: 1)
                 control = wantedControl
             }
         } catch {
@@ -102,36 +103,48 @@ public final class TM1637: SegmentDisplay {
     /// the order of `SevenSegmentFont`). The 4-digit modules wire the
     /// colon to SEG8 of GRID2, so it shares the second digit's point.
     static func displayRegisters(for frame: Frame) -> [UInt8] {
-        var bytes = (0..<frame.digits).map { frame.segments(at: $0) }
-        if frame.colon, bytes.count > 1 { bytes[1] |= SevenSegmentFont.dp }
-        return bytes
+        let word = registerWord(for: frame)
+        return (0..<frame.digits).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) }
+    }
+
+    /// `displayRegisters(for:)` packed, GRID1 in the low byte.
+    private static func registerWord(for frame: Frame) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<frame.digits { word |= UInt64(frame.segments(at: i)) << (8 * UInt64(i)) }
+        if frame.colon, frame.digits > 1 { word |= UInt64(SevenSegmentFont.dp) << 8 }
+        return word
     }
 
     /// Writes the span of display registers that changed, from the first
     /// changed grid to the last.
-    private func writeRegisters(_ wanted: [UInt8]) throws {
+    private func writeRegisters(_ wanted: UInt64) throws {
         var first = 0
-        var last = wanted.count - 1
+        var last = digits - 1
         if let registers {
-            guard let f = wanted.indices.first(where: { wanted[$0] != registers[$0] }) else { return }
-            first = f
-            last = wanted.indices.last { wanted[$0] != registers[$0] }!
+            let changed = wanted ^ registers
+            guard changed != 0 else { return }
+            first = changed.trailingZeroBitCount / 8
+            last = (63 - changed.leadingZeroBitCount) / 8
         }
         // The chip keeps the data command; it is sent again only when the
         // chip's state is unknown (at start, after a failed transfer).
-        if registers == nil { try transfer([Self.dataCommand]) }
-        try transfer([Self.addressCommand + UInt8(first)] + wanted[first...last])
+        if registers == nil { try transfer(UInt64(Self.dataCommand), count: 1) }
+        // The address command, then the grids first...last (at most 1 + 6 bytes).
+        let span = (wanted >> (8 * UInt64(first))) & (UInt64.max >> (8 * UInt64(7 - (last - first))))
+        try transfer(UInt64(Self.addressCommand + UInt8(first)) | span << 8, count: 2 + last - first)
         registers = wanted
     }
 
     // MARK: - The two-wire protocol
 
-    /// One start...stop sequence. Every byte must be acknowledged; without
-    /// an ACK the bus is still stopped, so it is idle for the next try.
-    private func transfer(_ bytes: [UInt8]) throws {
+    /// One start...stop sequence of `count` bytes, the first in the low
+    /// byte of `bytes`. Every byte must be acknowledged; without an ACK the
+    /// bus is still stopped, so it is idle for the next try.
+    private func transfer(_ bytes: UInt64, count: Int) throws {
         try start()
-        for byte in bytes {
-            for bit in 0..<8 { try clockOut(byte >> bit & 1 == 1) }
+        for i in 0..<count {
+            let byte = bytes >> (8 * UInt64(i))
+            for bit in 0..<8 { try clockOut(byte >> UInt64(bit) & 1 == 1) }
             guard try acknowledged() else {
                 try stop()
                 throw HardwareError(.noAcknowledge, "TM1637 on CLK \(clockLine) DIO \(dataLine) did not acknowledge: is the display wired and powered?")

@@ -42,6 +42,13 @@ public final class SystemdNotifier {
         try Syscall.sendDatagram(fd!, Array(text.utf8), to: path)
     }
 
+    /// One assignment (the paced `STATUS=` line): no list to join.
+    public func notify(_ assignment: String) throws(Errno) {
+        guard let path = socketPath else { return }
+        if fd == nil { fd = try Syscall.unixSocket(CInt(SOCK_DGRAM.rawValue)) }
+        try Syscall.sendDatagram(fd!, Array(assignment.replacingNewlines.utf8), to: path)
+    }
+
     deinit { if let fd { Syscall.close(fd) } }
 }
 
@@ -49,7 +56,7 @@ extension String {
     /// A newline would end the assignment early. Checked on the bytes: the
     /// usual text has none and is used as it is.
     fileprivate var replacingNewlines: String {
-        guard utf8.contains(UInt8(ascii: "\n")) else { return self }
+        guard utf8.contains(where: { $0 == UInt8(ascii: "\n") }) else { return self }
         return String(decoding: utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }

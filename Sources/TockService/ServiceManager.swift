@@ -69,7 +69,7 @@ final class ServiceManager {
         status = s
         pacer.sent(at: t)
         catchUp?.cancel()
-        try? notifier.notify(["STATUS=\(s)"])
+        try? notifier.notify("STATUS=" + s)
     }
 
     /// The state and the display (the core's frame: never a notice such as

@@ -230,7 +230,7 @@ public final class Shell {
     func output(_ device: String, _ write: () throws -> Void) {
         do {
             try write()
-            if faulty.remove(device) != nil { log.notice("\(device) works again") }
+            if !faulty.isEmpty, faulty.remove(device) != nil { log.notice("\(device) works again") }
         } catch {
             if faulty.insert(device).inserted { log.error("\(device): \(error)") }
         }

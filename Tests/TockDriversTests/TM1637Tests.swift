@@ -99,8 +99,9 @@ import TockCore
     /// remaining operation changes a line or reads the ACK). A frame that
     /// changes one digit (two bytes: 32 CLK sets, the DIO changes, two ACK
     /// reads, start and stop) takes at most 60; one that changes two, once
-    /// in ten seconds of a count, three bytes and about 70; a minute of
-    /// MM:SS frames averages under 60.
+    /// in ten seconds of a count, three bytes and 75-77 (no three-byte
+    /// transfer takes fewer than 63; Benchmarks/tm1637.py computes each
+    /// frame's floor); a minute of MM:SS frames averages under 60.
     @Test func aChangedDigitCostsAtMostSixtyLineOperationsAndNoneRedundant() throws {
         try display.show(Frame(text: "12:34", digits: 4))
         #expect(bus.redundantSets == 0)

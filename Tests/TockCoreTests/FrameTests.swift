@@ -1,0 +1,77 @@
+import Testing
+@testable import TockCore
+
+/// A frame is segment bits; its text is built from them when asked. These
+/// hold the bits and the text to each other, and the renderer's count
+/// frames (made without text) to the frames their text makes.
+@Suite struct FrameTests {
+    @Test(arguments: [4, 8])
+    func countsMadeWithoutTextAreTheFramesTheirTextMakes(digits: Int) {
+        let renderer = Renderer(digits: digits, brightness: 5)
+        let values: [Duration] = [.zero, .nanoseconds(1), .milliseconds(999), .seconds(1), .milliseconds(59_500),
+                                  .seconds(60), .seconds(600), .milliseconds(754_321), .seconds(5_999),
+                                  .milliseconds(5_999_001), .seconds(6_000), .seconds(7_322), .seconds(-3)]
+        for v in values {
+            for content in [DisplayContent.down(v), .up(v)] {
+                for motion in [Presentation.Motion.monotonic, nil] {
+                    let frame = renderer.frame(for: Presentation(content, motion: motion), at: .zero)
+                    let text = renderer.text(for: content, moving: motion != nil)
+                    #expect(frame == Frame(text: text, digits: digits, brightness: 5), "\(content)")
+                    #expect(frame.text == Frame(text: text, digits: digits).text, "\(content)")
+                }
+            }
+        }
+        #expect(renderer.frame(for: Presentation(.down(.milliseconds(754_001))), at: .zero).text
+                == (digits == 4 ? "12:35" : "    12.35"))
+    }
+
+    @Test func everyGlyphWithAndWithoutItsPointReadsBackAsItsText() {
+        for (glyph, bits) in SevenSegmentFont.glyphs {
+            #expect(Frame(text: String(glyph), digits: 6).text == "     \(glyph)")
+            #expect(Frame(text: "\(glyph).", digits: 6).text == "     \(glyph).")
+            let text = "8\(glyph):\(glyph).8"
+            #expect(Frame(text: text, digits: 4).text == text)
+            #expect(Frame(text: Frame(text: text, digits: 4).text, digits: 4) == Frame(text: text, digits: 4))
+            let f = Frame(text: "\(glyph).", digits: 4)
+            #expect(f.segments(at: 3) == bits | SevenSegmentFont.dp)
+            #expect(f.cells == [" ", " ", " ", glyph] && f.points == [false, false, false, true])
+        }
+        #expect(Frame(text: "8.8.:8.8.", digits: 4).text == "8.8.:8.8.")
+        #expect(Frame(text: ".", digits: 4).text == "    .")
+        #expect(Frame(text: "12345.678", digits: 8).text == "12345.678")
+    }
+
+    @Test func theFontsSwitchesAreItsGlyphTable() {
+        for code in 0...255 {
+            let c = UInt8(code)
+            #expect(SevenSegmentFont.segments(ascii: c) == SevenSegmentFont.glyphs[Character(Unicode.Scalar(c))])
+            let shown = SevenSegmentFont.glyph(for: c)
+            #expect(SevenSegmentFont.ascii(for: c) == shown.asciiValue, "pattern \(code)")
+        }
+        #expect(SevenSegmentFont.digitSegments == (0...9).map { SevenSegmentFont.glyphs[Character(String($0))]! })
+    }
+
+    @Test func rawBitsKeepEveryPatternAndNameTheOnesThatAreNoGlyph() {
+        for pattern in 0...255 {
+            let bits = UInt8(pattern)
+            let frame = Frame.segments([0, bits, 0x3F])
+            #expect(frame.segments(at: 1) == bits)
+            let glyph = SevenSegmentFont.glyph(for: bits)
+            #expect(frame.text == " \(glyph)\(bits & 0x80 != 0 ? "." : "")0")
+        }
+        #expect(Frame.segments([0x01]) != Frame.segments([0x02]))
+        #expect(Frame.segments([0x3F, 0x06]) == Frame(text: "01", digits: 2))
+    }
+
+    @Test func durationsAreWholeNanosecondsBothWays() {
+        for n: Int64 in [0, 1, -1, 999_999_999, 1_000_000_000, -1_500_000_000, 86_400_000_000_000, Int64.max / 2, Int64.min / 2] {
+            #expect(Duration.nanoseconds(n).nanoseconds == n)
+            #expect(Duration.nanoseconds(n) == .nanoseconds(Int(n)))
+        }
+        #expect(Duration.milliseconds(-1_500).nanoseconds == -1_500_000_000)
+        #expect(Duration.seconds(3).nanoseconds == 3_000_000_000)
+        // Finer than a nanosecond is cut toward zero.
+        #expect((Duration.nanoseconds(5) / 2).nanoseconds == 2)
+        #expect((Duration.nanoseconds(-5) / 2).nanoseconds == -2)
+    }
+}
