@@ -87,6 +87,8 @@ public final class ServiceRuntime {
         manager.ready()
         timing?.ready()
         log.notice("ready: \(box.shell.state?.rawValue ?? "?") \(box.shell.frame?.text ?? "")")
+        // Start-up's code and constants are not needed again (Benchmarks/README.md, footprint).
+        ImagePages.releaseStartupPages()
         do {
             try reactor.run()
         } catch {
