@@ -68,9 +68,16 @@ import Testing
         #expect(labels(StateStore.File(version: 0, snapshot: s)) == Set(json.keys))
     }
 
+    /// With values the reader accepts: instants within its bounds, printable labels.
     @Test func whatItWritesReadsBack() throws {
-        let bytes = StateFileJSON.encode(version: StateStore.version, snapshot: full)
+        var s = full
+        let label = "a\"b\\c/d é€\u{1F3CB}"
+        s.alarms!.items = s.alarms!.items.map { var i = $0; i.label = label; i.handled = 1_700_000_000_000_000_000; return i }
+        s.alarms!.labels = [label, ""]
+        s.alarms!.ringing = 1_700_000_000_000_000_000
+        let bytes = StateFileJSON.encode(version: StateStore.version, snapshot: s)
+        #expect(bytes == (try encoderBytes(s)))
         let file = try JSONDecoder().decode(StateStore.File.self, from: Data(bytes))
-        #expect(file.snapshot == full)
+        #expect(file.snapshot == s)
     }
 }
