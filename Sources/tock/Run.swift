@@ -18,8 +18,8 @@ struct Run: ParsableCommand {
 
     /// `tock run ARGS` parsed by Run's own arguments alone, not the whole
     /// command tree: the service's start-up builds one command's options
-    /// instead of fifteen (half its instructions to ready; Benchmarks/README.md,
-    /// start-up). Nil when the command line is not `tock run`, or when Run
+    /// instead of fifteen's (5 M instructions less to ready; Benchmarks/README.md,
+    /// start-up and footprint). Nil when the command line is not `tock run`, or when Run
     /// alone refuses it (help, a mistake, a built-in flag): the whole tree
     /// then parses it again, so what it prints is what it always was.
     static func parseAlone(_ arguments: [String] = CommandLine.arguments) -> Run? {
@@ -109,13 +109,4 @@ extension Run {
     }
 }
 
-/// What ArgumentParser derives for a `String` enum, spelled out: its
-/// derivation formats each raw value with `"\(value)"`, whose runtime type
-/// checks cost the service's start-up some 2 M instructions.
-extension Devices.Backend: ExpressibleByArgument {
-    public var defaultValueDescription: String { rawValue }
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-    /// No value has a description of its own (ArgumentParser's derivation
-    /// gives the same: each value's description is its raw value).
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension Devices.Backend: ExpressibleByArgument {}
