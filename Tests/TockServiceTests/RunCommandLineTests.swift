@@ -33,7 +33,7 @@ import Testing
         #expect(r.stderr.contains("gpiod") && r.stderr.contains("mock"), "\(r.stderr)")
     }
 
-    @Test func theHiddenHelpAndTheCompletionScriptAreTheWholeTreesAsBefore() throws {
+    @Test func aCompletionScriptRequestGoesToTheWholeTreeAsBefore() throws {
         let r = try runTock(["run", "--generate-completion-script", "bash"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("__tock_offer_flags_options()"), "\(r.stdout.prefix(200))")
