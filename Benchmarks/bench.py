@@ -386,6 +386,74 @@ def instructions(program, plan, binaries, work):
     return {"program": program, "instructions_per_s": total / seconds if dumps else None}
 
 
+# ---------------------------------------------------------------- start-up and footprint
+
+PYTHON_FLOOR = "import sys; print('ready', flush=True); open(sys.argv[2]).read()"
+
+
+def floor_programs(binaries):
+    """(name, command, environment) of each floor: the least a program built
+    the same way costs, doing nothing but saying ready and waiting on the
+    peers' input pipe. Swift without Foundation linked as Tock is (static
+    standard library) and as the Swift peer is (shared), and the bare
+    interpreter for the Python peer."""
+    out = []
+    if binaries.get("floor-static"):
+        out.append(("floor: static Swift, no Foundation", [binaries["floor-static"]], None))
+    if binaries.get("floor-dynamic"):
+        out.append(("floor: shared Swift, no Foundation", [binaries["floor-dynamic"]], None))
+    out.append(("floor: Python, no imports", [sys.executable, "-c", PYTHON_FLOOR], None))
+    return out
+
+
+def floor_memory(cmd, env, work):
+    """A floor program's resident memory 3 s after it said ready."""
+    os.makedirs(work, exist_ok=True)
+    fifo = os.path.join(work, "input")
+    os.mkfifo(fifo)
+    keep = os.open(fifo, os.O_RDWR)
+    proc = subprocess.Popen(cmd + ["60", fifo, os.path.join(work, "log")], env=env, stdout=subprocess.PIPE)
+    try:
+        if proc.stdout.readline().strip() != b"ready":
+            raise RuntimeError(f"{cmd[0]} did not start")
+        time.sleep(3)
+        return memory_kb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        os.close(keep)
+
+
+def footprint(binaries, results, work, instructions=True):
+    """Instructions from exec to ready (callgrind, startup.py's method) and
+    resident memory, for Tock, the peers and the floor under each: peak
+    (VmHWM) and steady (RssAnon + RssFile at the end of the idle-condition
+    run for the programs, 3 s after ready for the floors)."""
+    import startup
+    rows = []
+    for program in ("tock", "swift-timer", "gpiozero"):
+        r = find_result(results, program, "idle")
+        row = {"program": program, "peak_kb": r and r.get("peak_rss_kb"),
+               "steady_kb": r and (r.get("rss_anon_kb") or 0) + (r.get("rss_file_kb") or 0),
+               "anon_kb": r and r.get("rss_anon_kb"), "file_kb": r and r.get("rss_file_kb"), "startup": None}
+        if instructions and program == "tock":
+            row["startup"] = startup.tock(binaries["tock"])["startup"]
+        elif instructions and program == "swift-timer" and binaries.get("swift-timer") not in (None, "none"):
+            row["startup"] = startup.swift_timer(binaries["swift-timer"])["startup"]
+        rows.append(row)
+    for k, (name, cmd, env) in enumerate(floor_programs(binaries)):
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        m = floor_memory(cmd, env, os.path.join(work, f"floor-{k}"))
+        rows.append({"program": name, "peak_kb": m.get("VmHWM"), "steady_kb": m.get("RssAnon", 0) + m.get("RssFile", 0),
+                     "anon_kb": m.get("RssAnon"), "file_kb": m.get("RssFile"),
+                     "startup": startup.ready_line(cmd, env)["startup"] if instructions else None})
+    return rows
+
+
+def find_result(results, program, condition):
+    return next((r for r in results if r["program"] == program and r["condition"] == condition), None)
+
+
 class Load:
     """Every core busy with stress-ng's CPU hog, bounded by a timeout."""
 
@@ -471,6 +539,8 @@ def main():
     ap.add_argument("--tock", required=True)
     ap.add_argument("--swift-timer")
     ap.add_argument("--python")
+    ap.add_argument("--floor-static", help="the floor program linked as Tock is (Benchmarks/peers/Floor)")
+    ap.add_argument("--floor-dynamic", help="the floor program linked as the Swift peer is")
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--programs", help="comma-separated subset, for a focused run")
@@ -498,7 +568,8 @@ def main():
         plan.programs = args.programs.split(",")
     if args.conditions:
         plan.conditions = args.conditions.split(",")
-    binaries = {"tock": args.tock, "swift-timer": args.swift_timer, "python": args.python}
+    binaries = {"tock": args.tock, "swift-timer": args.swift_timer, "python": args.python,
+                "floor-static": args.floor_static, "floor-dynamic": args.floor_dynamic}
     os.makedirs(args.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tock-bench-")
     results = []
@@ -519,6 +590,8 @@ def main():
     # Valgrind makes this the slowest part: a QUICK run leaves it out.
     counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
     idle = [] if args.programs or args.conditions else idle_clock(plan, binaries, work)
+    # Valgrind again: a QUICK run gives the memory only.
+    prints = [] if args.programs or args.conditions else footprint(binaries, results, work, instructions=not plan.quick)
     import report
     if args.programs or args.conditions:  # a focused run: the tables only
         focused(args.out, report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n",
@@ -527,8 +600,8 @@ def main():
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"meta": meta, "results": results, "floors": floors, "instructions": counts, "startups": launches,
-                   "idle_clock": idle}, f)
-    text = report.markdown(meta, results, plan, floors, counts, launches, idle)
+                   "idle_clock": idle, "footprint": prints}, f)
+    text = report.markdown(meta, results, plan, floors, counts, launches, idle, prints)
     with open(os.path.join(args.out, "RESULTS.md"), "w") as f:
         f.write(text)
     report.plots(results, plan, args.out, floors)
@@ -537,6 +610,7 @@ def main():
     print(report.instruction_table(counts))
     print(report.startup_table(launches))
     print(report.idle_clock_table(idle))
+    print(report.footprint_table(prints))
     print(f"\nwritten: {args.out}/RESULTS.md and {args.out}/plots/*.png (logs in {work})")
 
 

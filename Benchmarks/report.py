@@ -210,6 +210,21 @@ def idle_clock_table(rows):
     return "\n".join(out)
 
 
+def footprint_table(rows):
+    """Start-up instructions and resident memory beside the floors
+    (bench.py footprint)."""
+    if not rows:
+        return ""
+    mb = lambda kb: _f(kb / 1024) if kb else "none"
+    out = ["| program | instructions to ready (callgrind) | peak RSS MB (VmHWM) | steady RSS MB | of it anonymous MB | file-backed MB |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        ins = f"{r['startup'] / 1e6:.1f} M" if r.get("startup") else "not measured"
+        out.append(f"| {NAMES.get(r['program'], r['program'])} | {ins} | {mb(r['peak_kb'])} | {mb(r['steady_kb'])} | "
+                   f"{mb(r['anon_kb'])} | {mb(r['file_kb'])} |")
+    return "\n".join(out)
+
+
 def compare_table(meta, figures):
     """bench.py --compare: each figure per round, old and new, the medians
     and new/old of the medians."""
@@ -230,7 +245,7 @@ def compare_table(meta, figures):
     return "\n".join(out)
 
 
-def markdown(meta, results, plan, floors, counts, launches, idle=()):
+def markdown(meta, results, plan, floors, counts, launches, idle=(), footprint=()):
     h = headline(results)
     ins = {c["program"]: c["instructions_per_s"] for c in counts}
     ratio = lambda p: _f(ins[p] / ins["tock"], 0) if ins.get(p) and ins.get("tock") else "none"
@@ -299,6 +314,13 @@ def markdown(meta, results, plan, floors, counts, launches, idle=()):
          if untuned else "A QUICK run leaves out Tock without scheduling settings."),
         "",
     ]
+    if footprint:
+        lines += ["## Start-up and footprint", "",
+                  "Instructions from exec to ready (callgrind: `tock run` until READY=1, the others until their \"ready\" line) "
+                  "and resident memory: the peak (VmHWM) and the steady set (at the end of the idle-condition run; the floors 3 s "
+                  "after ready). Each floor is the least a program built that way costs: it says ready and waits. "
+                  "See [README.md](README.md#start-up-and-footprint).", "",
+                  footprint_table(footprint), ""]
     if idle:
         lines += ["## The idle clock", "",
                   "`tock run` idle in ready, its voluntary context switches (wake-ups) counted while the idle clock shows "

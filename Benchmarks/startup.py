@@ -14,7 +14,7 @@ whatever else the machine is doing), for each binary given:
   (and calloc, realloc, posix_memalign, aligned_alloc: Swift's
   swift_slowAlloc calls malloc), per second.
 
-    python3 startup.py --tock NAME=BIN [--tock NAME=BIN ...] [--swift-timer BIN] [--out DIR]
+    python3 startup.py --tock NAME=BIN [--tock NAME=BIN ...] [--swift-timer BIN] [--floor NAME=BIN ...] [--out DIR]
 
 Several --tock builds are measured side by side in one run (`make
 bench-startup BEFORE=path` adds an earlier build). Prints a Markdown table
@@ -131,14 +131,21 @@ def tock(binary):
 
 
 def swift_timer(binary):
+    return ready_line([binary])
+
+
+def ready_line(cmd, env=None):
+    """A program that takes the peers' arguments (SECONDS INPUT-FIFO
+    LOG-FILE) and prints "ready": the Foundation Timer peer, the Python
+    peer (cmd: the interpreter and its script) and the floor programs."""
     work = tempfile.mkdtemp(prefix="tock-startup-")
     fifo = os.path.join(work, "input")
     os.mkfifo(fifo)
     keep = os.open(fifo, os.O_RDWR)  # the peer's input stays open
-    proc, out = callgrind([binary, "60", fifo, os.path.join(work, "log")], work, stdout=subprocess.PIPE)
+    proc, out = callgrind(cmd + ["60", fifo, os.path.join(work, "log")], work, env=env, stdout=subprocess.PIPE)
     try:
         if proc.stdout.readline().strip() != b"ready":
-            raise RuntimeError("the peer did not start")
+            raise RuntimeError(f"{cmd[-1]} did not start")
         startup = dump(proc, out)
     finally:
         proc.terminate()
@@ -151,6 +158,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tock", action="append", required=True, metavar="NAME=BIN")
     ap.add_argument("--swift-timer")
+    ap.add_argument("--floor", action="append", default=[], metavar="NAME=BIN",
+                    help="a floor program (Benchmarks/peers/Floor): says ready, waits")
     ap.add_argument("--out")
     args = ap.parse_args()
     rows = []
@@ -161,6 +170,10 @@ def main():
     if args.swift_timer:
         print("startup: Foundation Timer peer ...", file=sys.stderr, flush=True)
         rows.append({"program": "Foundation Timer peer", **swift_timer(args.swift_timer), "per_second": None})
+    for spec in args.floor:
+        name, binary = spec.split("=", 1)
+        print(f"startup: {name} ...", file=sys.stderr, flush=True)
+        rows.append({"program": name, **ready_line([binary]), "per_second": None})
     lines = ["| program | instructions to ready | instructions per second counting MM:SS (with NOTIFY_SOCKET) "
              "| heap allocations per second counting |",
              "|---|---|---|---|"]

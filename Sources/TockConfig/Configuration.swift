@@ -67,8 +67,12 @@ public struct Configuration: Equatable, Sendable {
             // The basic resolver tags every scalar as text: the reader
             // parses each value itself (durations, numbers, on/off), and
             // the default resolver's regular expressions, compiled at
-            // first use, were a sixth of the service's start-up.
-            root = try Yams.compose(yaml: yaml, .basic)
+            // first use, were a sixth of the service's start-up. Nor does
+            // it turn nodes into Swift values: an empty constructor, not
+            // the default one's tables (half a million instructions). The
+            // text is UTF-8 (checked above); Yams's default encoding would
+            // read the whole environment to find that out (0.9 M).
+            root = try Yams.compose(yaml: yaml, .basic, Constructor([:], [:], [:]), .utf8)
         } catch let error as YamlError {
             throw ConfigError(problems: [yamlProblem(error, file: file)])
         }

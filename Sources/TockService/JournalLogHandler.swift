@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import TockLinux
 
 /// Log lines on standard error. Under systemd, where standard error is
 /// journald's stream, each line carries the syslog priority prefix `<N>`
@@ -61,7 +62,7 @@ public struct JournalLogHandler: LogHandler {
     /// variable is inherited by children whose stderr may be elsewhere, so
     /// it counts only when descriptor 2 is that very stream.
     public static func standardErrorIsJournal(
-        environment: [String: String] = ProcessInfo.processInfo.environment, descriptor: Int32 = 2
+        environment: [String: String] = Environment.variables("JOURNAL_STREAM"), descriptor: Int32 = 2
     ) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":")

@@ -17,7 +17,7 @@ import TockLoop
 final class ServiceManager {
     private let box: Box
     private let loop: any EventLoop
-    private let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+    private let notifier = SystemdNotifier(environment: Environment.variables("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"))
     @exclusivity(unchecked) private var status = ""
     @exclusivity(unchecked) private var reported: (state: StateName?, frame: Frame?) = (nil, nil)
     @exclusivity(unchecked) private var pacer = StatusPacer()

@@ -135,10 +135,7 @@ public final class StateStore {
     public func save(_ snapshot: Snapshot) {
         waiting = nil
         flushTimer?.cancel()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(File(version: Self.version, snapshot: snapshot)) else { return }
-        let bytes = [UInt8](data) + [0x0A]
+        let bytes = StateFileJSON.encode(version: Self.version, snapshot: snapshot) + [0x0A]
         guard bytes != written else { return }
         guard bytes.count <= Self.maxFileSize else {
             log.error("state file \(path): the state is \(bytes.count) bytes, more than the \(Self.maxFileSize) a state file may be; not written")

@@ -9,8 +9,23 @@ import TockDevices
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        // Read only when Run is parsed alone (`parseAlone`): its usage then
+        // names `tock run`, and ArgumentParser looks for no completion-script
+        // request (that check builds a command tree of its own).
+        _superCommandName: "tock",
         abstract: "Run the appliance in the foreground (as the systemd service does)."
     )
+
+    /// `tock run ARGS` parsed by Run's own arguments alone, not the whole
+    /// command tree: the service's start-up builds one command's options
+    /// instead of fifteen's (5 M instructions less to ready; Benchmarks/README.md,
+    /// start-up and footprint). Nil when the command line is not `tock run`, or when Run
+    /// alone refuses it (help, a mistake, a built-in flag): the whole tree
+    /// then parses it again, so what it prints is what it always was.
+    static func parseAlone(_ arguments: [String] = CommandLine.arguments) -> Run? {
+        guard arguments.count > 1, arguments[1] == "run" else { return nil }
+        return (try? Run.parseAsRoot(Array(arguments.dropFirst(2)))) as? Run
+    }
 
     @Option(help: "Configuration file (YAML).")
     var config: String?
@@ -70,9 +85,11 @@ struct Run: ParsableCommand {
             throw ValidationError("--control-timeout: \(error.description)")
         }
         guard options.controlIdleLimit >= .milliseconds(1) else { throw ValidationError("--control-timeout: at least 1ms") }
-        options.controlPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]
+        // getenv, not ProcessInfo's environment: that builds a dictionary of
+        // every variable (1.5 M instructions at start).
+        options.controlPath = socket ?? Self.environment("RUNTIME_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
-        options.statePath = state ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+        options.statePath = state ?? Self.environment("STATE_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/state.json" }
         do {
             try ServiceRuntime(options: options, log: log).run()
@@ -86,4 +103,19 @@ struct Run: ParsableCommand {
     }
 }
 
-extension Devices.Backend: ExpressibleByArgument {}
+extension Run {
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
+
+/// What ArgumentParser derives for a `String` enum, spelled out: its
+/// derivation formats each raw value with `"\(value)"`, and the runtime's
+/// type checks behind that cost the service's start-up 0.2 M instructions.
+extension Devices.Backend: ExpressibleByArgument {
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    /// No value has a description of its own (ArgumentParser's derivation
+    /// gives the same: each value's description is its raw value).
+    public static var allValueDescriptions: [String: String] { [:] }
+}

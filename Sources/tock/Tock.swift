@@ -27,7 +27,7 @@ struct Tock: ParsableCommand {
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try Run.parseAlone() ?? parseAsRoot()
             try command.run()
         } catch let failure as Failure {
             FileHandle.standardError.write(Data("Error: \(failure.description)\n".utf8))

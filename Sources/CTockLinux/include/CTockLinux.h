@@ -1,6 +1,6 @@
 // The Linux interfaces Swift's Glibc module leaves out: epoll(7),
 // timerfd_create(2), signalfd(2), adjtimex(2), i2c-dev and spidev, and
-// getaddrinfo_a(3). Declarations and
+// getaddrinfo_a(3), and the image's read-only pages let go. Declarations and
 // constants only; TockLinux wraps them in Syscalls.swift.
 #ifndef C_TOCK_LINUX_H
 #define C_TOCK_LINUX_H
@@ -33,5 +33,11 @@ int tock_lookup_poll(void *lookup, char *address, unsigned length);
 int tock_lookup_end(void *lookup);
 const char *tock_lookup_error(int error);
 int tock_lookup_in_progress(int error);
+
+// The read-only pages of the program and its libraries (code, constants)
+// dropped from the resident set, to be mapped again as they are touched
+// (ImagePages.c): the bytes of address space covered, or minus the number
+// of segments madvise(2) refused.
+long tock_release_image_pages(void);
 
 #endif

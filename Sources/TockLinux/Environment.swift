@@ -1,0 +1,15 @@
+import Glibc
+
+/// Variables of the process's environment, read with getenv(3): the few a
+/// caller names, as the dictionary the readers take. Foundation's
+/// `ProcessInfo.environment` builds a dictionary of every variable at each
+/// call, which cost the service's start-up some 1.5 M instructions.
+public enum Environment {
+    public static func variables(_ names: String...) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { out[name] = String(cString: value) }
+        }
+        return out
+    }
+}
