@@ -41,7 +41,13 @@ enum StateFileJSON {
             ("program", s.program.map { .int(Int64($0)) }),
             ("roundsCounted", s.roundsCounted.map { .int(Int64($0)) }),
             ("finish", s.finish.map { .int($0) }),
+            ("dimming", s.dimming.map(value)),
         ])
+    }
+
+    static func value(_ d: DimmingSnapshot) -> Value {
+        .object([("brightness", .int(Int64(d.brightness))), ("night", d.night.map { ints($0.map(Int64.init)) }),
+                 ("file", .string(d.file))])
     }
 
     /// An enum case as Swift's synthesized coding writes it: an object with

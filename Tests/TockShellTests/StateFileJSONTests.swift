@@ -33,6 +33,8 @@ import Testing
         s.program = 2
         s.roundsCounted = 9_999
         s.finish = 0
+        s.dimming = DimmingSnapshot(Dimming(brightness: 2, night: NightSchedule(from: 79_200, to: 25_200, brightness: 0)),
+                                    file: Dimming(brightness: 7))
         return s
     }
 
