@@ -20,6 +20,7 @@ import threading
 import time
 
 import analysis
+import outputs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -466,16 +467,6 @@ class Load:
         self.proc.wait()
 
 
-def focused(out, text, data):
-    """A focused run's table in OUT/TABLE.md, its figures in OUT/results.json."""
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "TABLE.md"), "w") as f:
-        f.write(text)
-    with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump(data, f)
-    print(text)
-
-
 def compare(old, new, rounds, idle_seconds, out):
     """Tock against an earlier build of itself, in one sitting: rounds of
     old, new, old, new, ... so that what drifts on the machine meets both
@@ -515,7 +506,7 @@ def compare(old, new, rounds, idle_seconds, out):
             "cores": os.cpu_count(), "kernel": os.uname().release,
             "date": time.strftime("%Y-%m-%d %H:%M %Z"), "minutes": round((time.monotonic() - began) / 60, 1),
             "work": work}
-    focused(out, report.compare_table(meta, figures) + "\n",
+    outputs.write(out, report.compare_table(meta, figures) + "\n",
             {"meta": meta, "figures": figures, "rounds": rows})
     print(f"callgrind dumps and logs in {work}", file=sys.stderr)
 
@@ -561,7 +552,7 @@ def main():
     if args.idle_clock_only:
         import report
         rows = idle_clock(plan, {"tock": args.tock}, tempfile.mkdtemp(prefix="tock-bench-"), args.idle_seconds)
-        focused(args.out, report.idle_clock_table(rows) + "\n", {"idle_clock": rows})
+        outputs.write(args.out, report.idle_clock_table(rows) + "\n", {"idle_clock": rows})
         return
     UNIT = args.unit
     if args.programs:
@@ -594,7 +585,7 @@ def main():
     prints = [] if args.programs or args.conditions else footprint(binaries, results, work, instructions=not plan.quick)
     import report
     if args.programs or args.conditions:  # a focused run: the tables only
-        focused(args.out, report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n",
+        outputs.write(args.out, report.table(results) + "\n\nPooled over the runs:\n\n" + report.pooled_table(results) + "\n",
                 {"results": results})
         return
     meta = report.machine(binaries, plan, unit_scheduling(), time.monotonic() - began)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import outputs
 
 
 def free_port():
@@ -242,13 +243,7 @@ def main():
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="tock-mqtt-bench-")
     r = {"load": load_phase(args.tock, work, args.seconds), "group": group_phase(args.tock, os.path.join(work, "g"), args.cycles)}
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(r, f, indent=1)
-    text = table(r)
-    with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-        f.write(text)
-    print(text)
+    outputs.write(args.out, table(r), r)
 
 
 if __name__ == "__main__":

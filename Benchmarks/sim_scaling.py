@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import outputs
 
 LENGTHS = [10_000, 100_000, 1_000_000]
 
@@ -75,12 +76,7 @@ def main():
                 results.append({"build": label, "lines": lines, "seconds": times,
                                 "median": None if None in times else statistics.median(times),
                                 "trace_lines": trace_lines, "timeout": args.timeout})
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(results, f, indent=1)
-    with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-        f.write(table(results))
-    print(table(results))
+    outputs.write(args.out, table(results), results)
 
 
 def table(results):

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import outputs
 
 
 def callgrind(cmd, work, env=None, stdout=subprocess.DEVNULL):
@@ -181,14 +182,7 @@ def main():
         per = f"{r['per_second']:,.0f}" if r.get("per_second") else "not measured"
         allocs = f"{r['allocations_per_second']:.1f}" if r.get("allocations_per_second") is not None else "not measured"
         lines.append(f"| {r['program']} | {r['startup'] / 1e6:.1f} M | {per} | {allocs} |")
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-            f.write(table)
-        with open(os.path.join(args.out, "results.json"), "w") as f:
-            json.dump(rows, f, indent=1)
+    outputs.write(args.out, "\n".join(lines) + "\n", rows)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import outputs
 
 KINDS = ["1", "2", "3", "4", "count"]
 LABEL = {"1": "one digit changed", "2": "two digits", "3": "three digits", "4": "four digits",
@@ -133,15 +134,7 @@ def main():
             lines.append(f"| {name} | {LABEL[kind]} | {span(k['ops_min'], k['ops_max'])} ({k['ops_mean']:.1f}) | "
                          f"{span(k['floor_min'], k['floor_max'])} ({k['floor_mean']:.1f}) | {k['grid_by_grid_mean']:.1f} | "
                          f"{k['instructions']:,.0f} | {k['mock_bus']:,.0f} | {k['wait_us_mean']:.0f} µs |")
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.out:
-        import json
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "TABLE.md"), "w") as f:
-            f.write(table)
-        with open(os.path.join(args.out, "results.json"), "w") as f:
-            json.dump(results, f, indent=1)
+    outputs.write(args.out, "\n".join(lines) + "\n", results)
 
 
 if __name__ == "__main__":
