@@ -11,12 +11,13 @@ import Testing
     typealias Client = ServiceProcessTests.Client
 
     /// Ask until `ok` holds for the status (the signal and the request
-    /// reach the loop in either order); bounded.
+    /// reach the loop in either order; each answer is a turn of the loop,
+    /// so the signal is taken within a few); bounded, as
+    /// `ConfigChangeProcessTests.waitForReload`.
     func waitFor(_ c: Client, _ what: String, _ ok: ([String: Any]) -> Bool) -> [String: Any] {
-        for _ in 0..<200 {
+        for _ in 0..<2_000 {
             let s = c.request(#"{"cmd":"status"}"#)
             if ok(s) { return s }
-            usleep(10_000)
         }
         Issue.record("\(what) did not happen")
         return [:]
