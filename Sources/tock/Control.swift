@@ -84,7 +84,11 @@ func summary(_ obj: [String: Any]) -> String {
     var parts = ["\(obj["state"] ?? "?")", "display \"\(obj["display"] ?? "")\""]
     if let m = obj["mode"] { parts.append("mode \(m)") }
     if let p = obj["preset"] { parts.append("preset \(p)") }
-    if let d = obj["direction"] { parts.append("switch \(d)") }
+    // The lever (or a flip from the page) and the way the count goes: the
+    // same but while a count keeps the direction it started with.
+    let lever = obj["switch"] as? String, direction = obj["direction"] as? String
+    if let sw = lever ?? direction { parts.append("switch \(sw)") }
+    if let lever, let direction, lever != direction { parts.append("counting \(direction)") }
     if let p = obj["program"] { parts.append("program \(p)") }
     if let r = obj["round"] { parts.append(obj["set"].map { "set \($0) round \(r)" } ?? "round \(r)") }
     if let l = obj["lead_in_ms"] as? Int { parts.append("lead-in \((l + 999) / 1000)s") }

@@ -80,7 +80,17 @@ import Testing
             p.waitUntilExit()
             return (p.terminationStatus, text)
         }
-        #expect(try tock(["switch", "up"]).1.contains("display \"00:00\""))
+        let up = try tock(["switch", "up"]).1
+        #expect(up.contains("display \"00:00\", mode timer, preset 10m, switch up") && !up.contains("counting"), "\(up)")
+        // A count keeps its direction when the switch moves: the line says both.
+        let down = try tock(["switch", "down"]).1
+        #expect(down.contains("switch down") && !down.contains("counting"), "\(down)")
+        #expect(try tock(["start"]).1.hasPrefix("running,"))
+        let moved = try tock(["switch", "up"]).1
+        #expect(moved.contains("switch up, counting down"), "\(moved)")
+        #expect(try tock(["stop"]).1.hasPrefix("paused,"))
+        let reset = try tock(["reset"]).1
+        #expect(reset.hasPrefix("ready,") && reset.contains("switch up") && !reset.contains("counting"), "\(reset)")
         #expect(try tock(["brightness", "3"]).1 == "brightness 3, no night schedule (now 3)\n")
         #expect(try tock(["night", "22:00", "07:00", "1"]).1.hasPrefix("brightness 3, night 22:00-07:00 at 1"))
         #expect(try tock(["night", "off"]).1.hasPrefix("brightness 3, no night schedule"))
