@@ -95,14 +95,14 @@ COUNT = ["00:30", "00:29", "00:28", "00:27"]
 class FontTests(unittest.TestCase):
     def test_the_decoders_glyphs_are_the_box_fonts(self):
         """wire.py reads digits back with its own copy of the font; a glyph
-        changed in Sources/TockCore/Frame.swift and not here fails."""
+        changed in Sources/TockCore/Frame.swift (`segments(ascii:)`) and
+        not here fails."""
         import re
         swift = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                   "Sources", "TockCore", "Frame.swift")).read()
-        table = swift[swift.index("public static let glyphs"):]
-        table = table[table.index("= ["):]
-        table = table[:table.index("\n    ]")]
-        font = {m.group(1): int(m.group(2), 16) for m in re.finditer(r'"(.)": (0x[0-9A-Fa-f]{2})', table)}
+        table = swift[swift.index("static func segments(ascii code: UInt8)"):]
+        table = table[:table.index("default: nil")]
+        font = {m.group(1): int(m.group(2), 16) for m in re.finditer(r'case UInt8\(ascii: "(.)"\): (0x[0-9A-Fa-f]{2})', table)}
         self.assertGreater(len(font), 30)
         self.assertEqual(wire.GLYPHS, font)
 

@@ -158,23 +158,14 @@ public enum SevenSegmentFont {
 
     /// Every glyph maps to a distinct pattern, so what a wire carries can
     /// be decoded back to text. Letters that would collide with a digit
-    /// (`S`/5, `O`/0, `B`/8) are left out on purpose.
-    public static let glyphs: [Character: UInt8] = [
-        " ": 0x00,
-        "0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66,
-        "5": 0x6D, "6": 0x7D, "7": 0x07, "8": 0x7F, "9": 0x6F,
-        "A": 0x77, "b": 0x7C, "C": 0x39, "c": 0x58, "d": 0x5E,
-        "E": 0x79, "e": 0x7B, "F": 0x71, "H": 0x76, "h": 0x74,
-        "J": 0x1E, "L": 0x38, "n": 0x54, "o": 0x5C, "P": 0x73,
-        "r": 0x50, "t": 0x78, "U": 0x3E, "v": 0x1C, "y": 0x6E,
-        "-": 0x40, "_": 0x08,
-    ]
+    /// (`S`/5, `O`/0, `B`/8) are left out on purpose. Made from
+    /// `segments(ascii:)`, the font's one table, when first asked for.
+    public static let glyphs: [Character: UInt8] = Dictionary(uniqueKeysWithValues: (0..<128).compactMap { code in
+        segments(ascii: UInt8(code)).map { (Character(Unicode.Scalar(UInt8(code))), $0) }
+    })
 
-    private static let reverse: [UInt8: Character] = Dictionary(uniqueKeysWithValues: glyphs.map { ($0.value, $0.key) })
-
-    /// `glyphs` by ASCII code (every glyph is ASCII), nil for none: a
-    /// switch, so nothing is built at start-up (FrameTests holds it to
-    /// `glyphs`).
+    /// The font: segment bits by ASCII code (every glyph is ASCII), nil
+    /// for none. A switch, so nothing is built at start-up.
     static func segments(ascii code: UInt8) -> UInt8? {
         switch code {
         case UInt8(ascii: " "): 0x00
@@ -215,7 +206,8 @@ public enum SevenSegmentFont {
     }
 
     /// The ASCII code of the glyph a pattern (without the point) shows, `?`
-    /// if none.
+    /// if none: `segments(ascii:)` turned round, as a switch for the
+    /// frame's text on every tick (FrameTests holds the two together).
     static func ascii(for segments: UInt8) -> UInt8 {
         switch segments & 0x7F {
         case 0x00: UInt8(ascii: " ")
@@ -256,7 +248,7 @@ public enum SevenSegmentFont {
     }
 
     /// The digits 0-9.
-    static let digitSegments: [UInt8] = [0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F]
+    static let digitSegments: [UInt8] = (0...9).map { segments(ascii: UInt8(ascii: "0") + $0)! }
 
     /// Segment bits for a glyph (without the point). An unknown glyph is a
     /// programming error in the renderer.
@@ -267,6 +259,6 @@ public enum SevenSegmentFont {
 
     /// The glyph a pattern shows (without the point), `?` if none.
     public static func glyph(for segments: UInt8) -> Character {
-        reverse[segments & 0x7F] ?? "?"
+        Character(Unicode.Scalar(ascii(for: segments)))
     }
 }

@@ -49,6 +49,15 @@ import Testing
             #expect(SevenSegmentFont.ascii(for: c) == shown.asciiValue, "pattern \(code)")
         }
         #expect(SevenSegmentFont.digitSegments == (0...9).map { SevenSegmentFont.glyphs[Character(String($0))]! })
+        // The reverse switch turns the font round exactly: each glyph's
+        // pattern reads back as that glyph, every other pattern as `?`.
+        #expect(Set(SevenSegmentFont.glyphs.values).count == SevenSegmentFont.glyphs.count)
+        #expect(SevenSegmentFont.glyphs.count == 33)
+        for pattern in 0...127 {
+            let p = UInt8(pattern)
+            let glyph = SevenSegmentFont.glyphs.first { $0.value == p }?.key
+            #expect(SevenSegmentFont.ascii(for: p) == (glyph ?? "?").asciiValue, "pattern \(pattern)")
+        }
     }
 
     @Test func rawBitsKeepEveryPatternAndNameTheOnesThatAreNoGlyph() {
