@@ -8,8 +8,13 @@ public enum Environment {
     public static func variables(_ names: String...) -> [String: String] {
         var out: [String: String] = [:]
         for name in names {
-            if let value = getenv(name) { out[name] = String(cString: value) }
+            if let value = value(name) { out[name] = value }
         }
         return out
+    }
+
+    /// One variable, nil when unset.
+    public static func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

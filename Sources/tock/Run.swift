@@ -5,6 +5,7 @@ import TockHost
 import TockConfig
 import TockService
 import TockDevices
+import TockLinux
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -87,9 +88,9 @@ struct Run: ParsableCommand {
         guard options.controlIdleLimit >= .milliseconds(1) else { throw ValidationError("--control-timeout: at least 1ms") }
         // getenv, not ProcessInfo's environment: that builds a dictionary of
         // every variable (1.5 M instructions at start).
-        options.controlPath = socket ?? Self.environment("RUNTIME_DIRECTORY")
+        options.controlPath = socket ?? Environment.value("RUNTIME_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
-        options.statePath = state ?? Self.environment("STATE_DIRECTORY")
+        options.statePath = state ?? Environment.value("STATE_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/state.json" }
         do {
             try ServiceRuntime(options: options, log: log).run()
@@ -100,12 +101,6 @@ struct Run: ParsableCommand {
             log.critical("\(error)")
             throw ExitCode(1)
         }
-    }
-}
-
-extension Run {
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }
 
