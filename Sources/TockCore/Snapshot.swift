@@ -281,3 +281,25 @@ extension KeyedDecodingContainer {
         .dataCorruptedError(forKey: key, in: self, debugDescription: why)
     }
 }
+
+extension Snapshot {
+    /// The same program with every wall instant moved by `d`: a fleet
+    /// group's change taken onto a clock that disagrees with its sender's.
+    /// Each instant stays within `TimeBounds`, or the move is refused.
+    public func moved(by d: Duration) throws(TimeBounds.Violation) -> Snapshot {
+        guard d != .zero else { return self }
+        func move(_ t: Int64) throws(TimeBounds.Violation) -> Int64 {
+            let (sum, overflow) = t.addingReportingOverflow(d.nanoseconds)
+            guard !overflow else { throw TimeBounds.Violation("\(t) ns moved by \(d) is not an instant") }
+            return try WallTime(checked: sum).nanoseconds
+        }
+        var s = self
+        switch phase {
+        case .running(let since, let before): s.phase = .running(since: try move(since), before: before)
+        case .ringing(let since): s.phase = .ringing(since: try move(since))
+        case .ready, .paused, .done, .over: break
+        }
+        if let o = overrunSince { s.overrunSince = try move(o) }
+        return s
+    }
+}

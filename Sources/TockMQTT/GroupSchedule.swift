@@ -4,47 +4,72 @@ import TockConfig  // `make fuzz-state` compiles the files it needs into one mod
 import TockCore
 #endif
 
-/// Which of a fleet group's changes a member adopts, and in what order:
-/// the rules that make every member end in the same state, whatever order
-/// the broker delivers in, and that keep a few well-formed messages from
-/// freezing or splitting the group.
+/// Which of a fleet group's changes a member adopts, in what order, and
+/// when: the rules that make every member end in the same state, whatever
+/// order the broker delivers in and whatever any member's wall clock did,
+/// and that keep a few well-formed messages from freezing or splitting the
+/// group.
 ///
-/// - Changes are totally ordered by (`at`, `from`, the state's own text):
-///   two messages with the same instant and sender but different states
-///   are still ordered, so every member applies the same last one.
+/// - Changes are ordered first by `seq`, a Lamport counter: a member
+///   numbers its press one past the highest number it has seen, so a press
+///   made after another reached it always comes after it, however wrong
+///   either box's clock was. Presses made within the same lead (neither
+///   saw the other) share a number and are ordered by (`at`, `from`, the
+///   state's own text), so every member picks the same one.
 /// - One not newer than the last applied is ignored, however late it comes.
-/// - One dated more than `maxAhead` past this box's wall clock is refused:
-///   a press is dated its instant plus the lead (at most 5 s), so anything
-///   further off is not a press.
+/// - One numbered more than `maxSeqJump` past the highest seen is refused:
+///   that many presses are not missed; such a number would only leave
+///   every real press behind it.
+/// - When: a change is adopted at its instant `at` on this box's clock,
+///   unless that instant is further than `maxSkew` from when a live message
+///   can be due (its lead ahead of now, or already past): then the two
+///   clocks disagree (the sender's or this box's is wrong, as before NTP
+///   answers) and the change is dated from its arrival instead, its lead
+///   after it, every instant in its state moved by as much. A change kept
+///   by the broker (delivered on subscribing) dated in the past is a count
+///   that has been running: it counts from its `at`. Once scheduled, a
+///   change waits on the monotonic clock, so a step of the wall clock
+///   before its instant neither hastens nor delays it.
 /// - At most `maxPerSender` changes of one sender, and `maxPending` in all,
 ///   wait for their instant; past that the latest waiting one is dropped,
-///   never an earlier one (an earlier one is due first, and a real press is
-///   dated only its lead ahead).
+///   never an earlier one, nor one of this box's own.
 public struct GroupSchedule {
     /// One change as the group topic carries it.
     public struct Message: Codable, Equatable {
         public var from: String
+        /// The press's place in the group's order (absent: 0, as from a
+        /// member older than the counter).
+        public var seq: Int64
         public var at: Int64
         public var press: String
         public var state: Snapshot
 
         static let presses: Set<String> = ["start", "stop", "reset", "set", "mode", "program"]
+        /// The highest `seq` a message may carry: far beyond any real
+        /// group's presses, and far from overflowing when counted on.
+        public static let maxSeq: Int64 = 1 << 62
 
-        public init(from: String, at: Int64, press: String, state: Snapshot) {
+        public init(from: String, seq: Int64, at: Int64, press: String, state: Snapshot) {
             self.from = from
+            self.seq = seq
             self.at = at
             self.press = press
             self.state = state
         }
 
         /// Every field checked where it is decoded: a sender that is a
-        /// client id, an instant within `TimeBounds`, a known press, a
-        /// snapshot that decodes (and so is within bounds too).
+        /// client id, a counter within `maxSeq`, an instant within
+        /// `TimeBounds`, a known press, a snapshot that decodes (and so is
+        /// within bounds too).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             from = try c.decode(String.self, forKey: .from)
             guard TopicName.isValid(from) else {
                 throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "not a client id")
+            }
+            seq = try c.decodeIfPresent(Int64.self, forKey: .seq) ?? 0
+            guard (0...Self.maxSeq).contains(seq) else {
+                throw DecodingError.dataCorruptedError(forKey: .seq, in: c, debugDescription: "not 0 to 2^62")
             }
             at = try c.decode(Int64.self, forKey: .at)
             do { _ = try WallTime(checked: at) } catch {
@@ -57,7 +82,7 @@ public struct GroupSchedule {
             state = try c.decode(Snapshot.self, forKey: .state)
         }
 
-        public var key: Key { Key(at: at, from: from, state: Self.canonical(state)) }
+        public var key: Key { Key(seq: seq, at: at, from: from, state: Self.canonical(state)) }
 
         private static func canonical(_ s: Snapshot) -> String {
             let encoder = JSONEncoder()
@@ -68,12 +93,13 @@ public struct GroupSchedule {
 
     /// The total order of changes.
     public struct Key: Comparable {
+        public var seq: Int64
         public var at: Int64
         public var from: String
         /// The state as canonical JSON (sorted keys): the last tie-break.
         var state: String
 
-        public static func < (a: Key, b: Key) -> Bool { (a.at, a.from, a.state) < (b.at, b.from, b.state) }
+        public static func < (a: Key, b: Key) -> Bool { (a.seq, a.at, a.from, a.state) < (b.seq, b.at, b.from, b.state) }
     }
 
     /// A payload longer than a change can be.
@@ -83,33 +109,91 @@ public struct GroupSchedule {
 
     /// Why a change was not scheduled.
     public enum Refusal: Equatable {
-        case notNewer, alreadyWaiting, tooFarAhead
+        /// The group has applied this change, or a later one, already.
+        case notNewer
+        case alreadyWaiting
+        /// Numbered more than `maxSeqJump` past the highest seen.
+        case tooFarAhead
+    }
+
+    /// A change waiting for its instant.
+    public struct Waiting {
+        public var message: Message
+        public var key: Key
+        /// When it is due, on this box's monotonic clock.
+        public var due: Instant
+        /// Where `at` fell on this box's wall clock when it was scheduled
+        /// (`at` itself unless the clocks disagree).
+        public var localAt: WallTime
+        /// The wall clock less the monotonic one then (nanoseconds): a
+        /// step of the wall clock since changes it.
+        var wallOffset: Int64
+
+        /// Its state moved onto this box's wall clock as it reads at
+        /// `now`: by the clocks' disagreement found when it was scheduled,
+        /// and by any step of this box's clock since.
+        func adopted(at now: Now) -> Due {
+            // Each term is within the clocks' bounds; their sum is checked
+            // all the same (a fuzzed clock reaches any value).
+            let terms = [now.wall.nanoseconds, -now.monotonic.nanoseconds, -wallOffset, localAt.nanoseconds, -message.at]
+            var sum: Int64 = 0, overflow = false
+            for t in terms where !overflow { (sum, overflow) = sum.addingReportingOverflow(t) }
+            guard !overflow else {
+                return Due(message: message, state: .failure(TimeBounds.Violation("the clocks are too far apart to move \(message.from)'s change onto this one")), moved: .zero)
+            }
+            let moved: Duration = sum.magnitude < GroupSchedule.negligible.nanoseconds.magnitude ? .zero : .nanoseconds(sum)
+            return Due(message: message, state: Result { () throws(TimeBounds.Violation) in try message.state.moved(by: moved) }, moved: moved)
+        }
+    }
+
+    /// A change to adopt now: its state with every instant moved onto this
+    /// box's wall clock (or why it cannot be), and by how much.
+    public struct Due {
+        public var message: Message
+        public var state: Result<Snapshot, TimeBounds.Violation>
+        public var moved: Duration
     }
 
     static let maxPending = 16
     static let maxPerSender = 4
-    /// How far past this box's clock a change may be dated: the longest
-    /// lead a group may set (5 s) and as much again for clocks that differ.
-    public static let maxAhead: Duration = .seconds(10)
+    /// How far from the expected instant a change's `at` may be before the
+    /// clocks are taken to disagree: the longest lead a group may set (5 s)
+    /// and as much again for clocks that differ or a slow link.
+    public static let maxSkew: Duration = .seconds(10)
+    public static let maxSeqJump: Int64 = 1_000_000
+    /// Moves smaller than this are the two clock reads, not a disagreement.
+    static let negligible: Duration = .milliseconds(100)
 
-    public private(set) var pending: [(message: Message, key: Key)] = []
+    public private(set) var pending: [Waiting] = []
     public private(set) var applied: Key?
+    /// The highest `seq` seen on the group (nil before the first message).
+    public private(set) var highest: Int64?
 
     public init() {}
 
-    /// The instant of the next change due.
-    public var next: WallTime? { pending.first.map { WallTime(nanoseconds: $0.message.at) } }
+    /// The number this box gives its next press.
+    public var nextSeq: Int64 { min((highest ?? 0) + 1, Message.maxSeq) }
+
+    /// When the next change is due, on the monotonic clock.
+    public var next: Instant? { pending.map(\.due).min() }
 
     /// Take a change to adopt at its instant (or at once, if that passed).
-    /// `own` is this box's client id: its own presses are never the ones
-    /// dropped to make room.
-    public mutating func offer(_ m: Message, now: WallTime, own: String) -> Refusal? {
+    /// `retained`: the broker kept it from before (sent on subscribing).
+    /// `lead`: this box's lead, how far ahead a live press is dated. `own`
+    /// is this box's client id: its own presses are never the ones dropped
+    /// to make room.
+    public mutating func offer(_ m: Message, now: Now, retained: Bool = false, lead: Duration = .zero, own: String) -> Refusal? {
+        if let highest, m.seq > highest + Self.maxSeqJump { return .tooFarAhead }
+        highest = max(highest ?? m.seq, m.seq)
         let key = m.key
         if let applied, !(applied < key) { return .notNewer }
-        guard m.at <= now.nanoseconds + Self.maxAhead.nanoseconds else { return .tooFarAhead }
         guard !pending.contains(where: { $0.key == key }) else { return .alreadyWaiting }
+        let at = WallTime(nanoseconds: m.at)
+        let localAt = Self.localInstant(of: at, now: now.wall, retained: retained, lead: lead)
+        let waiting = Waiting(message: m, key: key, due: now.monotonic(at: max(localAt, now.wall)), localAt: localAt,
+                              wallOffset: now.wall.nanoseconds - now.monotonic.nanoseconds)
         let index = pending.firstIndex { key < $0.key } ?? pending.endIndex
-        pending.insert((m, key), at: index)
+        pending.insert(waiting, at: index)
         // Over a bound: drop the latest waiting change of whoever is over
         // it (the whole list for `maxPending`), sparing this box's own.
         let sender = pending.filter { $0.message.from == m.from }
@@ -122,15 +206,29 @@ public struct GroupSchedule {
         return nil
     }
 
+    /// Where a change dated `at` by its sender falls on this box's clock.
+    /// A live press is dated its lead ahead (a slow link makes it later);
+    /// further off than `maxSkew` either way, the clocks disagree and it is
+    /// dated from its arrival. A retained one may be long past (a count
+    /// running since); one dated ahead of it is dated from now.
+    static func localInstant(of at: WallTime, now: WallTime, retained: Bool, lead: Duration) -> WallTime {
+        if retained { return at > now + maxSkew ? now : at }
+        let expected = now + lead
+        return (at - expected > maxSkew || expected - at > maxSkew) ? expected : at
+    }
+
     /// The changes due at `now`, in order; each becomes the last applied.
-    public mutating func due(at now: WallTime) -> [Message] {
-        var out: [Message] = []
-        while let first = pending.first, first.message.at <= now.nanoseconds {
-            pending.removeFirst()
-            if let applied, !(applied < first.key) { continue }
-            applied = first.key
-            out.append(first.message)
+    /// One waiting later in the order may be due before an earlier one
+    /// (its sender's clock disagreed and it was dated from its arrival):
+    /// it is adopted then, and the earlier one, now not newer, never is.
+    public mutating func due(at now: Now) -> [Due] {
+        var out: [Due] = []
+        for w in pending where w.due <= now.monotonic {
+            if let applied, !(applied < w.key) { continue }
+            applied = w.key
+            out.append(w.adopted(at: now))
         }
+        pending.removeAll { w in w.due <= now.monotonic || applied.map { !($0 < w.key) } ?? false }
         return out
     }
 }

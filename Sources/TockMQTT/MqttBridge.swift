@@ -68,7 +68,7 @@ public final class MqttBridge {
             if topic == commandTopic {
                 if retained { refuseRetained(payload) } else { receive(payload) }
             } else if topic == config.groupTopic {
-                group?.received(payload)
+                group?.received(payload, retained: retained)
             }
         }
         shell.onGroupChange = { [unowned self] change in group?.send(change) }

@@ -7,14 +7,17 @@ import TockShell
 
 /// A fleet group over MQTT: every member subscribes to one retained topic,
 /// `tock/groups/<name>`, which holds the latest press as
-/// `{"from","at","press","state"}`. A member that presses publishes there
-/// and schedules the change for itself; every member adopts each change
-/// at its instant `at` (wall clock, nanoseconds), counting on from it.
-/// Which changes are adopted, and in what order, is `GroupSchedule`'s;
-/// one whose instant has passed (a member that joins, or a message later
-/// than the lead) is adopted at once, still counted from its `at`; a
-/// member whose link is down acts alone, and on reconnecting takes the
-/// group's retained state if that is newer than what it last applied.
+/// `{"from","seq","at","press","state"}`. A member that presses publishes
+/// there and schedules the change for itself; every member adopts each
+/// change at its instant `at` (wall clock, nanoseconds), counting on from
+/// it. Which changes are adopted, in what order and when, is
+/// `GroupSchedule`'s: presses are ordered by a counter, not by the clocks,
+/// so a member whose clock was wrong (before NTP) neither loses its own
+/// presses nor freezes the others'. One whose instant has passed (a member
+/// that joins) is adopted at once, still counted from its `at`; a member
+/// whose link is down acts alone, and on reconnecting takes the group's
+/// retained state if that is newer than what it last applied. Every change
+/// refused is logged (at most one line a minute of each kind).
 final class MqttGroup {
     typealias Message = GroupSchedule.Message
 
@@ -30,9 +33,13 @@ final class MqttGroup {
     private var lastRefusal = ""
     private var junkReport = RateLimitedReport()
     private var refusedReport = RateLimitedReport()
-    /// The last change this box sent, and the last one the broker relayed
-    /// (what it now retains: the last to arrive, not the newest).
+    private var olderReport = RateLimitedReport()
+    private var skewReport = RateLimitedReport()
+    /// The last change this box sent, when (monotonic), and the last one
+    /// the broker relayed (what it now retains: the last to arrive, not
+    /// the newest).
     private var mine: Message?
+    private var mineSent: Instant?
     private var retained: GroupSchedule.Key?
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
@@ -56,6 +63,7 @@ final class MqttGroup {
         if let applied = schedule.applied {
             s["at"] = applied.at
             s["from"] = applied.from
+            s["seq"] = applied.seq
         }
         return s
     }
@@ -68,19 +76,20 @@ final class MqttGroup {
     /// A press here: tell the group, and schedule it here too (without
     /// waiting for the broker to echo it back).
     func send(_ change: GroupChange) {
-        let m = Message(from: config.clientID, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state)
+        let m = Message(from: config.clientID, seq: schedule.nextSeq, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state)
         guard let data = try? JSONEncoder().encode(m) else { return }
         client.publish(topic, [UInt8](data))
         mine = m
+        mineSent = clock().monotonic
         mineRelayed = false
-        log.info("group \(config.group ?? ""): \(change.press) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
-        offer(m)
+        log.info("group \(config.group ?? ""): \(change.press) (press \(m.seq)) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
+        offer(m, retained: false)
     }
 
     /// A message on the group topic, decoded and range-checked whole
     /// before anything of it is used; one that is not a change is never
     /// adopted, however often it is delivered.
-    func received(_ payload: UnsafeRawBufferPointer) {
+    func received(_ payload: UnsafeRawBufferPointer, retained isRetained: Bool = false) {
         guard payload.count > 0 else { return }  // the retained message was cleared
         let m: Message
         do {
@@ -94,7 +103,7 @@ final class MqttGroup {
         }
         retained = m.key
         if let mine, m == mine { mineRelayed = true }
-        offer(m)
+        offer(m, retained: isRetained)
         repairRetained()
     }
 
@@ -111,34 +120,57 @@ final class MqttGroup {
 
     /// Two presses within the lead reach the broker in either order, and it
     /// keeps the last to arrive, which may be the loser: a member joining
-    /// then would take it. The winner, seeing that, sends its change again.
+    /// then would take it. The winner, seeing that, sends its change again,
+    /// unchanged and only while it is that recent: an older press is never
+    /// sent again.
     private func repairRetained() {
-        guard let mine, mineRelayed, let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key,
+        guard let mine, mineRelayed, let sent = mineSent, clock().monotonic - sent <= GroupSchedule.maxSkew,
+              let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key,
               let data = try? JSONEncoder().encode(mine) else { return }
         mineRelayed = false
         log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
         client.publish(topic, [UInt8](data))
     }
 
-    private func offer(_ m: Message) {
-        if let refusal = schedule.offer(m, now: clock().wall, own: config.clientID), refusal == .tooFarAhead,
-           let more = refusedReport.due(at: clock().monotonic) {
-            log.warning("group \(config.group ?? ""): ignored \(m.from)'s \(m.press) dated more than \(DurationText.format(GroupSchedule.maxAhead)) ahead of this box's clock\(more); at most one such line a minute")
+    private func offer(_ m: Message, retained: Bool) {
+        let now = clock()
+        let lead = shell.core.settings.group?.lead ?? .zero
+        let name = config.group ?? ""
+        switch schedule.offer(m, now: now, retained: retained, lead: lead, own: config.clientID) {
+        case .tooFarAhead?:
+            if let more = refusedReport.due(at: now.monotonic) {
+                log.warning("group \(name): ignored \(m.from)'s \(m.press) numbered \(m.seq), more than \(GroupSchedule.maxSeqJump) past the group's last press (\(schedule.highest ?? 0))\(more); at most one such line a minute")
+            }
+        case .notNewer?:
+            // The broker echoing a change, or delivering it again, is not a
+            // refusal; an older press arriving after a newer one is.
+            if let applied = schedule.applied, applied != m.key, let more = olderReport.due(at: now.monotonic) {
+                log.notice("group \(name): ignored \(m.from)'s \(m.press) (press \(m.seq)): the group has applied a later press, \(applied.from)'s press \(applied.seq)\(more); at most one such line a minute")
+            }
+        case .alreadyWaiting?: break
+        case nil:
+            if let w = schedule.pending.first(where: { $0.key == m.key }), w.localAt.nanoseconds != m.at,
+               let more = skewReport.due(at: now.monotonic) {
+                let off = DurationText.format(.nanoseconds(abs(m.at - w.localAt.nanoseconds)))
+                log.warning("group \(name): \(m.from)'s \(m.press) is dated \(off) \(m.at > w.localAt.nanoseconds ? "ahead of" : "behind") this box's clock: one of the two clocks is wrong (is NTP reachable?); it counts from its arrival here\(more); at most one such line a minute")
+            }
         }
         expire()
     }
 
     /// Adopt every change whose instant has come, in order.
     private func expire() {
-        defer { adopt.schedule(atWall: schedule.next) }
-        for m in schedule.due(at: clock().wall) {
+        defer { adopt.schedule(at: schedule.next) }
+        for due in schedule.due(at: clock()) {
             repairRetained()
+            let m = due.message
             do {
-                try shell.adoptGroup(m.state)
+                try shell.adoptGroup(try due.state.get())
                 lastRefusal = ""
             } catch {
-                if error.description != lastRefusal { log.error("group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(error)") }
-                lastRefusal = error.description
+                let why = "\(error)"
+                if why != lastRefusal { log.error("group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(why)") }
+                lastRefusal = why
             }
         }
     }

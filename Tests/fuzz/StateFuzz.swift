@@ -52,9 +52,12 @@ public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if let m = try? JSONDecoder().decode(GroupSchedule.Message.self, from: bytes) {
         var schedule = GroupSchedule()
-        let now = WallTime(secondsSince1970: 1_800_000_000)
-        _ = schedule.offer(m, now: now, own: "box")
-        _ = schedule.due(at: TimeBounds.latestWall)
+        let now = Now(monotonic: Instant(nanoseconds: 1_000_000_000), wall: WallTime(secondsSince1970: 1_800_000_000))
+        _ = schedule.offer(m, now: now, retained: m.seq % 2 == 0, lead: .seconds(1), own: "box")
+        // Due long after, with the wall clock stepped to its far bound.
+        for due in schedule.due(at: Now(monotonic: Instant(nanoseconds: 1 << 62), wall: TimeBounds.latestWall)) {
+            if case .success(let moved) = due.state { exercise(moved) }
+        }
         exercise(m.state)
     }
     return 0
