@@ -151,7 +151,7 @@ final class MqttGroup {
         case nil:
             if let w = schedule.pending.first(where: { $0.key == m.key }), w.localAt.nanoseconds != m.at,
                let more = skewReport.due(at: now.monotonic) {
-                let off = DurationText.format(.nanoseconds(abs(m.at - w.localAt.nanoseconds)))
+                let off = DurationText.format(.seconds((abs(m.at - w.localAt.nanoseconds) + 500_000_000) / 1_000_000_000))
                 log.warning("group \(name): \(m.from)'s \(m.press) is dated \(off) \(m.at > w.localAt.nanoseconds ? "ahead of" : "behind") this box's clock: one of the two clocks is wrong (is NTP reachable?); it counts from its arrival here\(more); at most one such line a minute")
             }
         }

@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -437,8 +438,9 @@ class Member:
     a path, so it is reachable from here all the same).
     """
 
-    def __init__(self, workdir, name, mqtt=None, presets=("10s",), mode="timer", netns=None, tock=None):
+    def __init__(self, workdir, name, mqtt=None, presets=("10s",), mode="timer", netns=None, tock=None, env=None):
         self.name = name
+        self.env = env
         self.dir = Path(tempfile.mkdtemp(prefix=f"member-{name}-", dir=workdir))
         self.config = self.dir / "config.yaml"
         self.socket = self.dir / "control.sock"
@@ -485,7 +487,7 @@ class Member:
         if self.netns:
             # `ip netns exec` enters the namespace and execs tock: same pid.
             cmd = ["ip", "netns", "exec", self.netns] + cmd
-        self.process = _spawn(cmd, self.stderr_log)
+        self.process = _spawn(cmd, self.stderr_log, env=None if self.env is None else {**os.environ, **self.env})
 
         def answering():
             if self.process.poll() is not None:
@@ -593,6 +595,37 @@ class Member:
 
 
 # ---------------------------------------------------------------- slow proxy
+
+class FakeClock:
+    """A wall clock of its own for one member: fakeclock.c, preloaded,
+    offsets the process's CLOCK_REALTIME by the int64 (nanoseconds) in a
+    file that `set` rewrites while the member runs (CLOCK_MONOTONIC stays
+    true). The library is built once per run with the C compiler."""
+
+    _library = None
+
+    def __init__(self, workdir, name):
+        self.path = Path(workdir) / f"clock-{name}"
+        self.set(0)
+
+    @classmethod
+    def library(cls, workdir):
+        if cls._library is None or not Path(cls._library).exists():
+            out = Path(workdir) / "fakeclock.so"
+            run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", str(out),
+                 str(Path(__file__).resolve().parent / "fakeclock.c"), "-ldl"])
+            cls._library = str(out)
+        return cls._library
+
+    def env(self, workdir):
+        return {"LD_PRELOAD": self.library(workdir), "TOCK_FAKE_CLOCK_FILE": str(self.path)}
+
+    def set(self, offset_ns):
+        """The member's wall clock reads `offset_ns` ahead of the true one
+        from now on (behind if negative): a step when it changes."""
+        with open(self.path, "r+b" if self.path.exists() else "wb") as f:
+            f.write(struct.pack("<q", int(offset_ns)))
+
 
 class SlowProxy:
     """A TCP proxy on 127.0.0.1 to the broker that holds every chunk it

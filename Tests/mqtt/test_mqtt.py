@@ -129,10 +129,10 @@ class MqttCase(unittest.TestCase):
         self.addCleanup(b.close)
         return b.start() if start else b
 
-    def member(self, name, broker=None, start=True, presets=("10s",), mqtt=None, netns=None, **over):
+    def member(self, name, broker=None, start=True, presets=("10s",), mqtt=None, netns=None, env=None, **over):
         """A member on `broker` with client_id `name`; `over` changes mqtt keys."""
         section = mqtt if mqtt is not None else h.mqtt_section(broker, name, **over)
-        m = h.Member(self.tmp, name, mqtt=section, presets=presets, netns=netns)
+        m = h.Member(self.tmp, name, mqtt=section, presets=presets, netns=netns, env=env)
         self.addCleanup(m.close)
         return m.start() if start else m
 
@@ -982,8 +982,11 @@ class GroupTest(MqttCase):
     def test_hostile_group_messages(self):
         """Well-formed but hostile changes on the group topic: instants and
         durations at the edge of Int64 (retained, so delivered again at every
-        restart) and a flood of changes dated an hour ahead. No member stops,
-        none adopts them, and a real press afterwards is applied in step."""
+        restart) and a flood of changes dated an hour ahead. No member stops
+        or freezes: the edge ones are refused, the flood is counted from its
+        arrival (as a member's press with a wrong clock is; the topic's ACL
+        is what keeps strangers off it), at most 16 wait at once, and a real
+        press afterwards is applied in step and wins."""
         b, members = self.group(names=("a", "b"))
         intruder = self.subscriber(b, topics=["tock/groups/gym"])
         ready = {"mode": "timer", "phase": {"ready": {}}, "presets": [30 * S], "presetIndex": 0, "direction": "down"}
@@ -995,11 +998,15 @@ class GroupTest(MqttCase):
         for i in range(40):
             intruder.publish("tock/groups/gym", json.dumps({"from": f"x{i}", "at": hour + i, "press": "start",
                                                             "state": dict(ready, presets=[60 * S])}).encode())
+        time.sleep(0.1)
+        for m in members:
+            self.assertLessEqual(m.status()["group"]["pending"], 16, m.describe())
         time.sleep(0.5)
         for m in members:
             self.assertTrue(m.running, m.describe())
             self.assertEqual(m.status()["group"]["pending"], 0, m.describe())
             self.assertEqual(m.status()["state"], "ready")
+            self.assertTrue(m.log_lines("ahead of this box's clock"), m.log())
         self.assertIs(members[1].request({"cmd": "start"}).get("ok"), True)
         self.wait_all(members, "running")
         self.assert_agree(members, from_="b")
@@ -1012,6 +1019,68 @@ class GroupTest(MqttCase):
         time.sleep(0.5)
         self.assertTrue(members[0].running, members[0].describe())
         self.assertTrue(members[0].log_lines("is not a group change"), members[0].log())
+
+    def test_wrong_wall_clocks(self):
+        """Members whose wall clock is wrong (fakeclock.c, preloaded: as a
+        box that booted without NTP) by 30 s, 1 h or 1 day, ahead or
+        behind, then corrected (stepped) before or after a press, on one
+        member or on two. After each correction every press, the member's
+        own and the others', acts on all three, the last press wins, the
+        paused counts agree, and no stale press is ever sent again."""
+        b = self.broker()
+        group = {"name": "gym", "lead": f"{self.LEAD_MS}ms"}
+        clocks = {n: h.FakeClock(self.tmp, n) for n in ("a", "b")}
+        a = self.member("a", b, presets=("30s",), group=group, env=clocks["a"].env(self.tmp))
+        bm = self.member("b", b, presets=("30s",), group=group, env=clocks["b"].env(self.tmp))
+        c = self.member("c", b, presets=("30s",), group=group)
+        members = [a, bm, c]
+        for m in members:
+            m.wait_link("connected")
+        watch = self.subscriber(b, topics=["tock/groups/gym"])
+        sent = {n: 0 for n in ("a", "b", "c")}
+
+        def press(m, cmd, state):
+            self.assertIs(m.request({"cmd": cmd}).get("ok"), True, f"{m.name} {cmd}")
+            sent[m.name] += 1
+            self.wait_all(members, state)
+
+        day = 86400
+        scenarios = ([(s, ("a",), "after") for s in (30, 3600, day, -30, -3600, -day)]
+                     + [(s, ("a",), "before") for s in (3600, -day)]
+                     + [(s, ("a", "b"), "after") for s in (30, -3600, day)])
+        for skew, wrong, when in scenarios:
+            with self.subTest(skew=skew, wrong=wrong, when=when):
+                for i, n in enumerate(wrong):
+                    clocks[n].set((1 if i == 0 else -1) * skew * S)
+                mark = watch.mark()
+                press(a if when == "after" else c, "start", "running")  # dated by a wrong clock, or read by one
+                if when == "after":  # the shim works: a dated its press by its wrong clock
+                    at = json.loads(watch.wait(lambda w: w.messages(since=mark), 3, "a's press")[0].payload)["at"]
+                    self.assertAlmostEqual((at - time.time_ns()) / S, skew, delta=2)
+                if len(wrong) == 2:
+                    press(bm, "stop", "paused")  # b wrong the other way
+                    press(bm, "start", "running")
+                for n in wrong:
+                    clocks[n].set(0)  # NTP answers
+                press(a, "stop", "paused")  # its own press acts on it, and on the others
+                press(bm, "reset", "ready")
+                press(c, "start", "running")
+                time.sleep(1.2)
+                press(a, "stop", "paused")
+                remaining = {m.name: m.status()["remaining_ms"] for m in members}
+                self.assertLess(max(remaining.values()) - min(remaining.values()), 50, remaining)
+                press(bm, "reset", "ready")
+                self.assert_agree(members, from_="b")
+        # Long after the last press (a Reset), nothing stale lands, and each
+        # member sent each press once: nothing again.
+        time.sleep(2)
+        self.assertEqual({m.name: m.status()["state"] for m in members}, {"a": "ready", "b": "ready", "c": "ready"})
+        froms = [json.loads(x.payload)["from"] for x in watch.messages() if not x.retain]
+        self.assertEqual({n: froms.count(n) for n in sent}, sent)
+        for m in members:
+            self.assertEqual(m.log_lines("again"), [], m.log())
+        # Every disagreement was logged, at most one line a minute.
+        self.assertEqual(len(c.log_lines("this box's clock: one of the two clocks is wrong")), 1, c.log())
 
     def test_losing_press_arrives_last(self):
         """The press that loses (the smaller `at`) reaches the broker last,
