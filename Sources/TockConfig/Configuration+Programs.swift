@@ -85,9 +85,19 @@ extension Configuration {
             default:
                 parsed = duration("cap", nil).map { .forTime(cap: $0) }
             }
-            if let parsed { programs.append(NamedProgram(name: name, kind: parsed)) }
+            if let parsed, Self.fits(parsed, item, key, r) { programs.append(NamedProgram(name: name, kind: parsed)) }
         }
         settings.interval.programs = programs
+    }
+
+    /// Whether a program's whole length is within `Settings.longestProgram`
+    /// (the one bound the state file and the group also keep); a problem
+    /// naming its length and what to shorten when it is not.
+    static func fits(_ kind: NamedProgram.Kind, _ node: Node?, _ key: String, _ r: ConfigReader) -> Bool {
+        let total = ProgramPlan(kind).total
+        guard total > Settings.longestProgram else { return true }
+        r.problem(node, key, "takes \(DurationText.format(total)) in all, longer than the \(DurationText.format(Settings.longestProgram)) a program may take (100 days less the longest lead-in, so that its state can be saved and shared); use fewer rounds or sets, or shorter work and rest")
+        return false
     }
 }
 

@@ -124,6 +124,8 @@ public struct Configuration: Equatable, Sendable {
             if let v = i["work"], let d = r.duration(v, "interval.work", min: .seconds(1), max: Settings.longestPreset) { settings.interval.work = d }
             if let v = i["rest"], let d = r.duration(v, "interval.rest", min: .zero, max: Settings.longestPreset) { settings.interval.rest = d }
             if let v = i["rounds"], let k = r.int(v, "interval.rounds", 1...99) { settings.interval.rounds = k }
+            let one = settings.interval
+            _ = Self.fits(.tabata(work: one.work, rest: one.rest, rounds: one.rounds), n, "interval", r)
         }
         if let n = top["alarm"] {
             let a = r.mapping(n, "alarm", allowed: ["ring_for", "escalate_after", "warn_last", "chirp", "snooze", "volume", "tune", "sounds"])

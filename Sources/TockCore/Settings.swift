@@ -31,6 +31,13 @@ public struct Settings: Equatable, Sendable {
 
     /// The longest lead-in a configuration may ask for.
     public static let longestLeadIn: Duration = .seconds(60)
+    /// The longest an interval program may take (its rounds, rests and
+    /// sets): with the longest lead-in, exactly the longest duration a
+    /// state file or a fleet group's message carries (`TimeBounds.longest`),
+    /// so a program the configuration accepts is never refused when it is
+    /// remembered across a restart or shared with a group, however far it
+    /// has run.
+    public static let longestProgram: Duration = TimeBounds.longest - longestLeadIn
 
     /// The most presets a configuration file (and so the state file) holds.
     public static let maxPresets = 20

@@ -66,6 +66,34 @@ import TockCore
         #expect(problems("display: {digits: 8}\ninterval:\n  programs: [{name: tabata, kind: tabata}]").isEmpty)
     }
 
+    /// One bound for a program, the configuration's, the state file's and
+    /// the group's: a program takes at most 100 days less the longest
+    /// lead-in, so its elapsed time (lead-in included) always fits the
+    /// state file. 24 rounds of 99h59m work with 1m rests is exactly that.
+    @Test func aProgramLongerThanTheStateFileCanHoldIsRefused() throws {
+        #expect(Settings.longestProgram + Settings.longestLeadIn == TimeBounds.longest)
+        let fits = "{name: L, kind: intervals, work: 99h59m, rest: 1m, rounds: 24}"
+        let s = try Configuration.parse(yaml: "interval:\n  lead_in: 60s\n  programs:\n    - \(fits)", file: "c.yaml").settings
+        #expect(ProgramPlan(s.interval.programs[0].kind).total == Settings.longestProgram)
+        let yaml = """
+        interval:
+          work: 99h59m
+          rest: 1m
+          rounds: 25
+          programs:
+            - {name: L, kind: intervals, work: 99h59m, rest: 61s, rounds: 24}
+            - {name: S, kind: intervals, work: 99h59m, rest: 99h59m, rounds: 99, sets: 9, set_rest: 99h59m}
+            - {name: E, kind: emom, every: 99h59m, rounds: 25}
+            - \(fits)
+        """
+        let p = problems(yaml)
+        #expect(p.count == 4, "\(p)")
+        #expect(p.contains { $0.hasPrefix("c.yaml:2: interval: takes 2499h59m in all, longer than the 2399h59m a program may take") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:6: interval.programs[0]: takes 2399h59m23s in all") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:7: interval.programs[1]: takes 178070h19m") && $0.hasSuffix("use fewer rounds or sets, or shorter work and rest") })
+        #expect(p.contains { $0.hasPrefix("c.yaml:8: interval.programs[2]: takes 2499h35m") })
+    }
+
     @Test func volumeAndTuneParseAndBadOnesNameTheLineAndKey() throws {
         let s = try Configuration.parse(yaml: "alarm:\n  volume: 40\n  tune: \"t:d=4,o=5,b=120:c,e,g\"", file: "c.yaml").settings
         #expect(s.alarm.volume == 40 && s.alarm.tune?.count == 3)
