@@ -117,5 +117,6 @@ extension Machine {
         next.groupLinked = groupLinked
         next.notices = notices
         next.groupChanges = groupChanges
+        next.setAside = setAside
     }
 }

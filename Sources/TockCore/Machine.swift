@@ -32,6 +32,9 @@ public struct Machine: Sendable {
     var persisted: (any TimerProgram)?
     var persistedAlarms: AlarmClock?
     var persistedDimming: Dimming?
+    /// Edits made on the box over a list the file has since replaced
+    /// (`SetAsideEdits`): they come back if the file's list does.
+    var setAside = SetAsideEdits()
     /// The last press, flip or change of state: the idle clock shows
     /// `display.idleAfter` after it.
     var activeAt: Instant
