@@ -10,10 +10,11 @@ import Testing
     typealias Service = ServiceProcessTests.Service
     typealias Client = ServiceProcessTests.Client
 
-    /// Ask until the reload has been taken (the signal and the request
-    /// reach the loop in either order); bounded.
+    /// Ask until the reload has been taken (the file is read twice,
+    /// `ConfigReload.settle` apart, before it is acted on); bounded.
     func waitForReload(_ c: Client) -> [String: Any] {
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             let s = c.request(#"{"cmd":"status"}"#)
             if s["config_waits_for_reset"] as? Bool == true { return s }
         }
