@@ -19,31 +19,13 @@ extension Machine {
         return next
     }
 
+    /// The file's lists that changed win over the edits made on the box,
+    /// which are set aside (`Machine.init`, `SetAsideEdits`).
     private func rebuilt(_ new: Settings, at now: Now) -> Machine {
         var snap = snapshot(at: now)
-        var aside = setAside
-        if new.presets != settings.presets {
-            // The file's list wins; edits made over the old one are set
-            // aside, and come back if the file's list comes back to it.
-            aside.setAside(presets: snap)
-            if let kept = aside.takePresets(over: new.presets.map(\.nanoseconds)) {
-                (snap.presets, snap.presetIndex) = (kept.presets, kept.index)
-                snap.filePresets = kept.file
-            } else {
-                snap.presets = []
-                snap.presetIndex = 0
-            }
-        }
-        if new.alarms != settings.alarms, let current = snap.alarms {
-            aside.setAside(alarms: current)
-            if let kept = aside.takeAlarms(over: new.alarms.map(\.record), at: now) {
-                snap.alarms = kept.ringing(as: current)
-            }
-        }
         if new.mode != fileMode { snap.fileMode = nil }  // the file's mode wins
         var next = Machine(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
         carryOver(to: &next)
-        next.setAside = aside
         return next
     }
 

@@ -117,6 +117,5 @@ extension Machine {
         next.groupLinked = groupLinked
         next.notices = notices
         next.groupChanges = groupChanges
-        next.setAside = setAside
     }
 }

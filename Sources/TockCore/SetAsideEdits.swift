@@ -2,25 +2,57 @@
 /// configuration file's list replaced. The file's list wins, but the edits
 /// are not thrown away: if the file's list comes back to the one they were
 /// made over (a rewrite that ends as it started, a change undone), they
-/// come back with it. A few lists are remembered, the newest first.
-public struct SetAsideEdits: Equatable, Sendable {
+/// come back with it. One list of each kind is kept, the last edited one
+/// the file replaced, in the state file too, so a restart in between loses
+/// nothing.
+public struct SetAsideEdits: Equatable, Sendable, Codable {
     /// Presets edited over the file's list `file` (nanoseconds).
-    public struct Presets: Equatable, Sendable {
+    public struct Presets: Equatable, Sendable, Codable {
         public var file: [Int64]
         public var presets: [Int64]
         public var index: Int
+
+        public init(file: [Int64], presets: [Int64], index: Int) {
+            (self.file, self.presets, self.index) = (file, presets, index)
+        }
     }
 
-    /// How many lists of each kind are remembered: an owner who undoes a
-    /// change, or a rewrite caught mid-way, needs one; a few cost nothing.
-    public static let depth = 4
+    /// How many lists of each kind are kept: an owner who undoes a change,
+    /// or a rewrite caught mid-way, needs one. A list of ten alarms with
+    /// long labels is 4.5 KiB of state file; the state file's limit is
+    /// 16 KiB (`StateStore.maxFileSize`).
+    public static let depth = 1
 
     public private(set) var presets: [Presets] = []
     /// Alarms edited over the file's list `file` (`DailyAlarm.record`);
     /// without a ring or snooze, which belongs to the running alarms.
     public private(set) var alarms: [AlarmsSnapshot] = []
 
-    public init() {}
+    public init(presets: [Presets] = [], alarms: [AlarmsSnapshot] = []) {
+        self.presets = presets
+        self.alarms = alarms
+    }
+
+    public var isEmpty: Bool { presets.isEmpty && alarms.isEmpty }
+
+    /// Decoded from the state file: at most `depth` lists of each kind,
+    /// each a list a file may hold, its index within it (the alarms are
+    /// checked by `AlarmsSnapshot`'s own decoder).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        presets = try c.decode([Presets].self, forKey: .presets)
+        alarms = try c.decode([AlarmsSnapshot].self, forKey: .alarms)
+        guard presets.count <= Self.depth, alarms.count <= Self.depth else {
+            throw c.refusal(.presets, "more than \(Self.depth) lists set aside")
+        }
+        let range = 1...Settings.longestPreset.nanoseconds
+        for p in presets {
+            guard !p.presets.isEmpty, p.presets.count <= Settings.maxPresets, p.file.count <= Settings.maxPresets,
+                  (p.presets + p.file).allSatisfy(range.contains), p.presets.indices.contains(p.index) else {
+                throw c.refusal(.presets, "not a list of at most \(Settings.maxPresets) presets with its index")
+            }
+        }
+    }
 
     /// Keep the snapshot's presets if they were edited over its file's list.
     mutating func setAside(presets s: Snapshot) {
@@ -57,7 +89,7 @@ public struct SetAsideEdits: Equatable, Sendable {
 
 extension AlarmsSnapshot {
     /// The list differs from the file's it was taken over: edited on the box.
-    var edited: Bool {
+    public var edited: Bool {
         items.map { "\($0.at) \($0.days) \($0.enabled ? "on" : "off") \($0.label)" } != file
     }
 

@@ -138,7 +138,11 @@ public final class ConfigReload {
             log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
         }
         let file = Dimming(shell.core.settings.display), edited = shell.core.dimming != file
+        let before = shell.core.snapshot(at: loop.now())
         shell.reconfigure(fresh.settings)
+        for line in ListNotes.lines(before: before, after: shell.core.snapshot(at: loop.now()), name: path) {
+            log.notice("SIGHUP: \(line)")
+        }
         if edited, Dimming(fresh.settings.display) != file {
             log.notice("SIGHUP: display.brightness or display.night changed in \(path): the file's values replace the ones set with tock brightness, tock night or the web page")
         }

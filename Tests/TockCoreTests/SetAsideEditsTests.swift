@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TockCore
 
@@ -88,5 +89,39 @@ import Testing
         #expect((v.core.program as? CountTimer)?.presets == [.seconds(900)])
         reload(&v, a, at: 30)
         #expect((v.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+    }
+
+    @Test func aRestartInBetweenLosesNothing() throws {
+        var file = a
+        file.alarms = [alarm("06:45")]
+        var other = b
+        other.alarms = []
+        var v = VirtualMachine(file)
+        try v.request(.setPreset(.seconds(120)))
+        try v.request(.editAlarms(.add(alarm("07:30"))))
+        v.run(to: 1)
+        // Restarted with the other file, then with the first one again.
+        var w = VirtualMachine(other, restoring: v.persisted.last!)
+        #expect((w.core.program as? CountTimer)?.presets == [.seconds(900)])
+        #expect(w.core.alarms.entries.isEmpty)
+        w.run(to: 1)
+        let x = VirtualMachine(file, restoring: w.persisted.last!)
+        #expect((x.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+        #expect(x.core.alarms.entries.map(\.alarm.timeText) == ["06:45", "07:30"])
+        #expect(x.core.setAside.isEmpty)
+    }
+
+    @Test func aStateFileSetAsideOutOfBoundsIsRefused() throws {
+        func decode(_ aside: String) throws -> Snapshot {
+            let json = #"{"mode":"timer","phase":{"ready":{}},"presets":[60000000000],"presetIndex":0,"direction":"down","setAside":"# + aside + "}"
+            return try JSONDecoder().decode(Snapshot.self, from: Data(json.utf8))
+        }
+        #expect(try decode(#"{"presets":[{"file":[1],"presets":[2],"index":0}],"alarms":[]}"#).setAside?.presets.count == 1)
+        for bad in [#"{"presets":[{"file":[1],"presets":[2],"index":1}],"alarms":[]}"#,
+                    #"{"presets":[{"file":[1],"presets":[],"index":0}],"alarms":[]}"#,
+                    #"{"presets":[{"file":[0],"presets":[2],"index":0}],"alarms":[]}"#,
+                    #"{"presets":[],"alarms":[\#(Array(repeating: #"{"items":[],"file":[]}"#, count: 5).joined(separator: ","))]}"#] {
+            #expect(throws: DecodingError.self, "\(bad)") { try decode(bad) }
+        }
     }
 }

@@ -113,11 +113,15 @@ import TockTestSupport
         loop.advance(by: .seconds(1))
         #expect(presets(box) == [.seconds(600)])  // the file's new list, as it reads
         #expect(alarms(box).isEmpty)
+        #expect(logged("timer.presets changed in \(path): the file's list is used; the presets set on the box are set aside").count == 1)
+        #expect(logged("alarms changed in \(path): the file's list is used; the alarms set on the box are set aside").count == 1)
         try write(Self.file)
         reload.requested()
         loop.advance(by: .seconds(1))
         #expect(presets(box) == [.seconds(120), .seconds(300)])
         #expect(alarms(box) == ["06:45", "07:30"])
+        #expect(logged("the presets set on the box were made over: they are back").count == 1)
+        #expect(logged("the alarms set on the box were made over: they are back").count == 1)
     }
 
     @Test func aFileThatKeepsChangingIsLeftAlone() throws {
