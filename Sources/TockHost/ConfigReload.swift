@@ -74,9 +74,12 @@ public final class ConfigReload {
         timer.schedule(at: loop.now().monotonic + Self.settle)
     }
 
+    /// The service stops: no more reads, and the reloads held back from
+    /// the log are counted now rather than never.
     public func cancel() {
         timer.cancel()
         summaryTimer.cancel()
+        summarise()
     }
 
     private func read() -> Read {
@@ -162,6 +165,6 @@ public final class ConfigReload {
     private func summarise() {
         let held = reloadedReport.takeHeldBack(at: loop.now().monotonic)
         guard held > 0 else { return }
-        log.notice("SIGHUP: \(path) reloaded \(held) more time\(held == 1 ? "" : "s") in the last \(RateLimitedReport.describe(reloadedReport.window)); at most one such line a minute")
+        log.notice("SIGHUP: \(path) reloaded \(held) more time\(held == 1 ? "" : "s") since the last such line; at most one such line a minute")
     }
 }

@@ -163,4 +163,16 @@ import TockTestSupport
         #expect(counted.reduce(0, +) == reload.reloads, "\(reloaded)")
         #expect(reload.reloads == (ms < 200 ? 150 : 300))  // one pair of reads, 200 ms apart, serves the signals within it
     }
+
+    @Test func reloadsHeldBackAreCountedWhenTheServiceStops() throws {
+        let (box, reload) = try box()
+        _ = box
+        for _ in 0..<5 {
+            reload.requested()
+            loop.advance(by: .seconds(1))
+        }
+        #expect(logged("reloaded").count == 1)
+        reload.cancel()
+        #expect(logged("reloaded 4 more times since the last such line").count == 1)
+    }
 }
