@@ -15,8 +15,10 @@ import TockShell
 /// a line that says why. A storm of signals is served by one pair of reads
 /// and its log lines are rate-limited.
 public final class ConfigReload {
-    /// How far apart the two reads are: an editor's rewrite of a few KiB
-    /// takes well under a millisecond; a file watcher fires within it.
+    /// How far apart the two reads are. An editor's rewrite of a few KiB
+    /// takes well under a millisecond, even one slowed by a loaded SD card
+    /// far less than this, so two reads this far apart that agree did not
+    /// both fall inside one; and a person does not notice the wait.
     public static let settle: Duration = .milliseconds(200)
     /// A file still changing after this many reads (1.8 s) is left alone.
     public static let maxReads = 10
