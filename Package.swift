@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
         .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto", "TockTestSupport"]),
         .testTarget(name: "TockHostTests", dependencies: [
-            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock",
+            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),

@@ -37,28 +37,49 @@ public struct Configuration: Equatable, Sendable {
 
     /// Read and check a file; every problem is reported at once.
     public static func load(path: String) throws -> Configuration {
-        func refuse(_ message: String, line: Int = 1) -> ConfigError {
-            ConfigError(problems: [ConfigProblem(file: path, line: line, key: "", message: message)])
-        }
+        try decode(try contents(path: path), file: path)
+    }
+
+    /// The file's bytes, as they are now (a reload reads them twice, to
+    /// act only on a file that is not being rewritten).
+    public static func contents(path: String) throws(ConfigError) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw refuse("cannot read the file (does it exist, and may this user read it?)")
+            throw refusal(path, "cannot read the file (does it exist, and may this user read it?)")
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()
-        guard data.count <= maxFileSize else { throw refuse("is larger than \(maxFileSize / 1024) KiB; a configuration file is a few KiB") }
+        guard data.count <= maxFileSize else { throw refusal(path, "is larger than \(maxFileSize / 1024) KiB; a configuration file is a few KiB") }
+        return Array(data)
+    }
+
+    /// Check and parse a file's bytes.
+    public static func decode(_ bytes: [UInt8], file: String) throws -> Configuration {
         // The line of the first byte that is not UTF-8, for the editor.
         var line = 1
-        var bytes = data.makeIterator()
+        var iterator = bytes.makeIterator()
         var utf8 = UTF8()
         decoding: while true {
-            switch utf8.decode(&bytes) {
+            switch utf8.decode(&iterator) {
             case .scalarValue(let c): if c == "\n" { line += 1 }
             case .emptyInput: break decoding
-            case .error: throw refuse("is not UTF-8 text (a byte on this line is not)", line: line)
+            case .error: throw refusal(file, "is not UTF-8 text (a byte on this line is not)", line: line)
             }
         }
-        let text = String(decoding: data, as: UTF8.self)
-        return try parse(yaml: text, file: path)
+        return try parse(yaml: String(decoding: bytes, as: UTF8.self), file: file)
+    }
+
+    /// Nothing but blanks and comments: the file parses as every default. At start-up that is what it means; on a reload it
+    /// is far more likely a file caught mid-rewrite (an editor that
+    /// truncates it and writes it again) than one emptied on purpose.
+    public static func isBlank(_ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { raw in
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            return line.isEmpty || line.hasPrefix("#")
+        }
+    }
+
+    private static func refusal(_ path: String, _ message: String, line: Int = 1) -> ConfigError {
+        ConfigError(problems: [ConfigProblem(file: path, line: line, key: "", message: message)])
     }
 
     public static func parse(yaml: String, file: String) throws -> Configuration {

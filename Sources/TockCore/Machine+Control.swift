@@ -19,12 +19,10 @@ extension Machine {
         return next
     }
 
+    /// The file's lists that changed win over the edits made on the box,
+    /// which are set aside (`Machine.init`, `SetAsideEdits`).
     private func rebuilt(_ new: Settings, at now: Now) -> Machine {
         var snap = snapshot(at: now)
-        if new.presets != settings.presets {
-            snap.presets = []
-            snap.presetIndex = 0
-        }
         if new.mode != fileMode { snap.fileMode = nil }  // the file's mode wins
         var next = Machine(settings: new, switchPosition: input.switchPosition, restoring: snap, at: now)
         carryOver(to: &next)

@@ -32,6 +32,9 @@ public struct Machine: Sendable {
     var persisted: (any TimerProgram)?
     var persistedAlarms: AlarmClock?
     var persistedDimming: Dimming?
+    /// Edits made on the box over a list the file has since replaced
+    /// (`SetAsideEdits`): they come back if the file's list does.
+    var setAside = SetAsideEdits()
     /// The last press, flip or change of state: the idle clock shows
     /// `display.idleAfter` after it.
     var activeAt: Instant
@@ -73,6 +76,7 @@ public struct Machine: Sendable {
         var fileMode = file.mode
         var settings = file
         var snapshot = snapshot
+        setAside = snapshot?.setAside ?? SetAsideEdits()
         let presetsChanged = snapshot?.filePresets.map { $0 != file.presets.map(\.nanoseconds) } ?? false
         // A mode chosen at run time outlives a restart, unless the file's
         // own mode has changed since (the person edited it).
@@ -89,9 +93,13 @@ public struct Machine: Sendable {
             settings.mode = m
             if !saved.presets.isEmpty { settings.presets = saved.presets.map { .nanoseconds($0) } }
             pendingSettings = file
-        } else if presetsChanged {
-            snapshot?.presets = []  // the file's list wins over edits made on the box
-            snapshot?.presetIndex = 0
+        } else if presetsChanged, let saved = snapshot {
+            // The file's list wins over edits made on the box; they are set
+            // aside, and come back if the file's list comes back to theirs.
+            let kept = setAside.takePresets(over: file.presets.map(\.nanoseconds))
+            setAside.setAside(presets: saved)
+            snapshot?.presets = kept?.presets ?? []
+            snapshot?.presetIndex = kept?.index ?? 0
         }
         self.settings = settings
         self.fileMode = fileMode
@@ -110,7 +118,15 @@ public struct Machine: Sendable {
             keptPresets = (snapshot.presets, snapshot.presetIndex)
         }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
-        if let saved = snapshot?.alarms { alarms.restore(saved, fileAlarms: settings.alarms, at: now) }
+        if var saved = snapshot?.alarms {
+            let file = settings.alarms.map(\.record)
+            if saved.file != file {  // as the presets: the file's list wins, the edits are set aside
+                let kept = setAside.takeAlarms(over: file, at: now)
+                setAside.setAside(alarms: saved)
+                if let kept { saved = kept.ringing(as: saved) }
+            }
+            alarms.restore(saved, fileAlarms: settings.alarms, at: now)
+        }
         activeAt = now.monotonic
         input = InputProcessor(settings: settings.input, switchPosition: switchPosition)
         buzzer = Buzzer(escalateAfter: settings.alarm.escalateAfter)
@@ -133,6 +149,7 @@ public struct Machine: Sendable {
         s.filePresets = settings.presets.map(\.nanoseconds)
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         s.dimming = DimmingSnapshot(dimming, file: Dimming(settings.display))
+        s.setAside = setAside.isEmpty ? nil : setAside
         return s
     }
 

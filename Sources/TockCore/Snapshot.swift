@@ -46,6 +46,9 @@ public struct Snapshot: Equatable, Sendable, Codable {
     /// The brightness and night schedule in use, when set from outside
     /// (absent in older files: the configuration file's).
     public var dimming: DimmingSnapshot?
+    /// Presets and alarms edited on the box over lists the file has since
+    /// replaced (absent: none); they come back with their list.
+    public var setAside: SetAsideEdits?
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
@@ -85,6 +88,7 @@ public struct Snapshot: Equatable, Sendable, Codable {
         alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
         filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
         dimming = try c.decodeIfPresent(DimmingSnapshot.self, forKey: .dimming)
+        setAside = try c.decodeIfPresent(SetAsideEdits.self, forKey: .setAside)
         leadIn = try c.decodeIfPresent(Int64.self, forKey: .leadIn)
         if let l = leadIn, !(0...Settings.longestLeadIn.nanoseconds).contains(l) {
             throw c.refusal(.leadIn, "a lead-in of \(l) ns is not 0 to 60 s")

@@ -62,8 +62,12 @@ public final class Box {
         let start = loop.now()
         let saved = store?.load(at: start)
         let core = Machine(settings: config.settings, switchPosition: devices.switchPosition, restoring: saved, at: start)
-        if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds) {
-            log.notice("the presets in \(setup.configName) changed since the state was saved: the file's list is used\(core.pendingSettings != nil ? " from the next reset (a count is in progress)" : ""), edits made on the box are dropped")
+        if let listed = saved?.filePresets, listed != config.settings.presets.map(\.nanoseconds), core.pendingSettings != nil {
+            log.notice("the presets in \(setup.configName) changed since the state was saved: the file's list is used from the next reset (a count is in progress), edits made on the box are dropped")
+        } else if let saved, core.pendingSettings == nil {
+            for line in ListNotes.lines(before: saved, after: core.snapshot(at: start), name: setup.configName) {
+                log.notice("since the state was saved, \(line)")
+            }
         } else if core.pendingSettings != nil {
             log.notice("\(setup.configName) changed the mode since the state was saved: it applies from the next reset (a count is in progress)")
         }

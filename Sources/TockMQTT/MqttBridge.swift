@@ -230,22 +230,3 @@ public final class MqttBridge {
         client.measure { client.close() }
     }
 }
-
-/// A line logged at most once a minute, saying how many were held back.
-struct RateLimitedReport {
-    private var at: Instant?
-    private var since = 0
-
-    /// nil: stay quiet; else the line is due, with the count of the quiet ones.
-    mutating func due(at t: Instant) -> String? {
-        if let last = at, t < last + .seconds(60) {
-            since += 1
-            return nil
-        }
-        defer {
-            at = t
-            since = 0
-        }
-        return since > 0 ? " (and \(since) more in the last minute)" : ""
-    }
-}

@@ -248,6 +248,7 @@ public final class MqttClient: MqttTransport {
     }
 
     private var address: String { "\(config.host):\(config.port)" }
+    private var keepaliveText: String { "\(DurationText.format(config.keepalive)), the mqtt.keepalive" }
 
     private func connected(_ rc: CInt) {
         guard rc == 0 else {
@@ -305,7 +306,11 @@ public final class MqttClient: MqttTransport {
             let brief = connectedAt.map { now() - $0 < .seconds(10) } ?? false
             briefInARow = brief ? briefInARow + 1 : 0
             let hint = briefInARow >= 2 ? "; it keeps closing soon after connecting: if another client uses client_id \(config.clientID), give each box its own mqtt.client_id" : ""
-            failed("connection lost (\(Self.text(rc))) to \(address)\(hint)")
+            failed("connection lost (\(rc == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer to a keepalive ping within \(keepaliveText)" : Self.text(rc))) to \(address)\(hint)")
+        case .connecting where rc == MOSQ_ERR_KEEPALIVE.rawValue:
+            // The TCP connection was taken and CONNECT sent; no CONNACK came
+            // within a keepalive (libmosquitto then closes the socket).
+            failed("cannot connect to \(address) (it took the TCP connection but never answered the MQTT CONNECT within \(keepaliveText); check that an MQTT broker listens on this port\(config.tls == nil ? ", without TLS unless mqtt.tls is set" : ""))")
         case .connecting: failed("cannot connect to \(address) (\(Self.text(rc)))")
         case .down: break
         }
@@ -389,6 +394,12 @@ public final class MqttClient: MqttTransport {
             return "TLS failed: is the broker's certificate signed by mqtt.tls.ca_file, and does it name mqtt.host? "
                 + "does the broker want a client certificate (mqtt.tls.cert_file, key_file)?"
         }
-        return String(cString: tock_mosquitto_strerror(rc))
+        // libmosquitto 2.0.11's mosquitto_strerror has no text for some of
+        // its own codes (MOSQ_ERR_KEEPALIVE, MOSQ_ERR_TIMEOUT, ...): it says
+        // "Unknown error.", which tells the owner nothing.
+        if rc == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer from the broker within mqtt.keepalive" }
+        if rc == MOSQ_ERR_TIMEOUT.rawValue { return "timed out" }
+        let text = String(cString: tock_mosquitto_strerror(rc))
+        return text == "Unknown error." ? "libmosquitto error \(rc)" : text
     }
 }

@@ -46,7 +46,7 @@ public final class ServiceRuntime {
         // start-up touches its own, so they do not add up in the peak
         // (Benchmarks/README.md, footprint).
         ImagePages.releaseStartupPages()
-        var config = try loadConfiguration()
+        let config = try loadConfiguration()
         ImagePages.releaseStartupPages()
         // Claimed before any hardware is opened: a second instance refused
         // here has not touched the first one's lines, display or buzzer.
@@ -78,15 +78,22 @@ public final class ServiceRuntime {
             inputFailure = error
             reactor.stop()
         }
+        let reload = options.configPath.map { ConfigReload(path: $0, running: config, shell: box.shell, loop: reactor, log: log) }
+        reload?.onReloading = { manager.reloading() }
+        reload?.onReloaded = { manager.reloaded() }
         reactor.onClockStep { [log] in log.notice("the real-time clock was stepped") }
         reactor.onSignal = { [log] signal in
-            if signal == SIGHUP { return config = self.reload(config, shell: box.shell, manager: manager) }
+            if signal == SIGHUP {
+                guard let reload else { return log.notice("SIGHUP: no configuration file to reload") }
+                return reload.requested()
+            }
             log.notice("signal \(signal): stopping")
             reactor.stop()
         }
         defer {
             reactor.onSignal = nil
             reactor.onDeadlineWake = nil
+            reload?.cancel()
         }
 
         box.start()
@@ -135,39 +142,5 @@ public final class ServiceRuntime {
         }
         log.info("hardware: \(devices.summary)")
         return devices
-    }
-}
-
-extension ServiceRuntime {
-    /// SIGHUP: read the file again. A bad file is logged with every problem
-    /// and the running configuration kept; a good one applies at once,
-    /// except for the wiring, which needs a restart (the lines are held).
-    func reload(_ running: Configuration, shell: Shell, manager: ServiceManager) -> Configuration {
-        guard let path = options.configPath else {
-            log.notice("SIGHUP: no configuration file to reload")
-            return running
-        }
-        manager.reloading()
-        defer { manager.reloaded() }
-        let fresh: Configuration
-        do {
-            fresh = try Configuration.load(path: path)
-        } catch {
-            log.error("SIGHUP: \(path) refused, keeping the running configuration:\n\(error)")
-            return running
-        }
-        if fresh.hardware != running.hardware || fresh.leds != running.leds {
-            log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
-        }
-        let file = Dimming(shell.core.settings.display), edited = shell.core.dimming != file
-        shell.reconfigure(fresh.settings)
-        if edited, Dimming(fresh.settings.display) != file {
-            log.notice("SIGHUP: display.brightness or display.night changed in \(path): the file's values replace the ones set with tock brightness, tock night or the web page")
-        }
-        log.notice("SIGHUP: \(path) reloaded\(shell.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
-        var applied = fresh
-        applied.hardware = running.hardware
-        applied.leds = running.leds
-        return applied
     }
 }

@@ -42,6 +42,14 @@ enum StateFileJSON {
             ("roundsCounted", s.roundsCounted.map { .int(Int64($0)) }),
             ("finish", s.finish.map { .int($0) }),
             ("dimming", s.dimming.map(value)),
+            ("setAside", s.setAside.map(value)),
+        ])
+    }
+
+    static func value(_ a: SetAsideEdits) -> Value {
+        .object([
+            ("presets", .array(a.presets.map { .object([("file", ints($0.file)), ("presets", ints($0.presets)), ("index", .int(Int64($0.index)))]) })),
+            ("alarms", .array(a.alarms.map(value))),
         ])
     }
 

@@ -156,4 +156,18 @@ import TockLinux
         #expect(DurationText.format(.nanoseconds(666_666_666_666)) == "11m6.666666666s")
         #expect(try DurationText.parse("11m6.666666666s") == .nanoseconds(666_666_666_666))
     }
+
+    /// A blank file is every default at start-up (as before); a reload
+    /// tells it apart (`Configuration.isBlank`) and keeps what runs.
+    @Test func aBlankFileIsEveryDefaultAndIsToldApart() throws {
+        for blank in ["", "\n", "  \n \n", "# rewritten\n  # soon\n"] {
+            #expect(Configuration.isBlank(Array(blank.utf8)), "\(blank.debugDescription)")
+            #expect(try Configuration.decode(Array(blank.utf8), file: "c.yaml").settings == Configuration.defaults().settings)
+        }
+        for content in ["{}", "mode: timer", "# a comment\ntimer: {presets: [1m]}", "timer:\n  presets:\n    - 10m\n"] {
+            #expect(!Configuration.isBlank(Array(content.utf8)), "\(content.debugDescription)")
+        }
+        #expect(throws: ConfigError.self) { try Configuration.decode([0x6d, 0xff, 0x0a], file: "c.yaml") }
+        #expect(throws: ConfigError.self) { try Configuration.contents(path: "/nonexistent/tock.yaml") }
+    }
 }

@@ -10,10 +10,11 @@ import Testing
     typealias Service = ServiceProcessTests.Service
     typealias Client = ServiceProcessTests.Client
 
-    /// Ask until the reload has been taken (the signal and the request
-    /// reach the loop in either order); bounded.
+    /// Ask until the reload has been taken (the file is read twice,
+    /// `ConfigReload.settle` apart, before it is acted on); bounded.
     func waitForReload(_ c: Client) -> [String: Any] {
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             let s = c.request(#"{"cmd":"status"}"#)
             if s["config_waits_for_reset"] as? Bool == true { return s }
         }
@@ -73,6 +74,14 @@ import Testing
         c = try Client(changed.socket)
         #expect(c.request(#"{"cmd":"status"}"#)["preset"] as? String == "3m")
         changed.kill(SIGTERM)
-        #expect(changed.startLog.contains("the file's list is used, edits made on the box are dropped"))
+        #expect(changed.startLog.contains("timer.presets changed in \(svc.dir)/config.yaml: the file's list is used; the presets set on the box are set aside"))
+
+        // The file's list back as it was: so is the edit, from the state file.
+        let back = try Service(dir: svc.dir, config: "timer: {presets: [10m, 5m]}\n")
+        try back.start()
+        c = try Client(back.socket)
+        #expect(c.request(#"{"cmd":"status"}"#)["preset"] as? String == "2m")
+        back.kill(SIGTERM)
+        #expect(back.startLog.contains("the presets set on the box were made over: they are back"))
     }
 }

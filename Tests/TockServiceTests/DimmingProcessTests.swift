@@ -15,7 +15,9 @@ import Testing
     /// so the signal is taken within a few); bounded, as
     /// `ConfigChangeProcessTests.waitForReload`.
     func waitFor(_ c: Client, _ what: String, _ ok: ([String: Any]) -> Bool) -> [String: Any] {
-        for _ in 0..<2_000 {
+        // A reload is acted on once two reads of the file agree, 200 ms apart.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             let s = c.request(#"{"cmd":"status"}"#)
             if ok(s) { return s }
         }

@@ -35,6 +35,9 @@ import Testing
         s.finish = 0
         s.dimming = DimmingSnapshot(Dimming(brightness: 2, night: NightSchedule(from: 79_200, to: 25_200, brightness: 0)),
                                     file: Dimming(brightness: 7))
+        let tea = AlarmsSnapshot.Item(at: "16:00", days: "daily", label: "tea", enabled: true, handled: 1_700_000_000_000_000_000)
+        s.setAside = SetAsideEdits(presets: [.init(file: [60_000_000_000], presets: [120_000_000_000, 1], index: 1)],
+                                   alarms: [AlarmsSnapshot(items: [tea], file: [])])
         return s
     }
 
@@ -67,6 +70,9 @@ import Testing
         #expect(labels(s) == Set(snapshot.keys))
         #expect(labels(s.alarms!) == Set(alarms.keys))
         #expect(labels(s.alarms!.items[0]) == Set(item.keys))
+        let aside = snapshot["setAside"] as! [String: Any]
+        #expect(labels(s.setAside!) == Set(aside.keys))
+        #expect(labels(s.setAside!.presets[0]) == Set((aside["presets"] as! [[String: Any]])[0].keys))
         #expect(labels(StateStore.File(version: 0, snapshot: s)) == Set(json.keys))
     }
 

@@ -731,6 +731,61 @@ class Mqtt311OnlyProxy(SlowProxy):
         super()._serve(down, head)
 
 
+class SilentListener:
+    """A TCP listener on 127.0.0.1 that accepts every connection, reads
+    whatever comes and never writes a byte: a port that is not an MQTT
+    broker's, or a broker that hangs before it answers CONNECT."""
+
+    def __init__(self):
+        self.connections = 0
+        self.received = 0
+        self._stop = threading.Event()
+        self._socks = []
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            self._socks.append(conn)
+            threading.Thread(target=self._swallow, args=(conn,), daemon=True).start()
+
+    def _swallow(self, conn):
+        conn.settimeout(0.2)
+        while not self._stop.is_set():
+            try:
+                data = conn.recv(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            self.received += len(data)
+
+    def close(self):
+        self._stop.set()
+        self.listener.close()
+        for s in self._socks:
+            try:
+                s.close()
+            except OSError:
+                pass
+        self._thread.join(2)
+
+
 # ---------------------------------------------------------------- partition
 
 class Partition:

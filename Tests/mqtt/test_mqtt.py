@@ -581,6 +581,49 @@ class FaultTest(MqttCase):
                "the display published")
         self.assert_ticks(m, t0, t1, 20, upto=whole_seconds_since(t1))
 
+    def test_broker_that_never_answers(self):
+        """A port that takes the TCP connection and never answers CONNECT:
+        the line says what happened (libmosquitto's own text for it is
+        "Unknown error."), once, and the timer keeps its time."""
+        silent = h.SilentListener()
+        self.addCleanup(silent.close)
+        m = self.member("kitchen", presets=("20s",),
+                        mqtt={"host": "127.0.0.1", "port": silent.port, "client_id": "kitchen", "keepalive": "5s"})
+        t0, t1, _ = self.start_on_socket(m)
+        h.wait_until(lambda: m.log_lines("cannot connect"), 15, "a `cannot connect` line", detail=m.describe)
+        line = m.log_lines("cannot connect")[0]
+        print(f"  {line.strip()}", flush=True)
+        self.assertNotIn("Unknown error", line)
+        self.assertIn(f"mqtt: cannot connect to 127.0.0.1:{silent.port} (it took the TCP connection "
+                      "but never answered the MQTT CONNECT within 5s, the mqtt.keepalive; check that an MQTT "
+                      "broker listens on this port, without TLS unless mqtt.tls is set)", line)
+        self.assertRegex(line, r"retrying in [0-9]+ ?s")
+        self.assertGreaterEqual(silent.connections, 1)
+        self.assertGreater(silent.received, 0, "no CONNECT reached the listener")
+        self.assertNotEqual(m.link(), "connected")
+        # a second attempt, same reason: no second line
+        h.wait_until(lambda: silent.connections >= 2, 15, "a second attempt", detail=m.describe)
+        self.assertEqual(len(m.log_lines("cannot connect")), 1, m.log())
+        self.assert_ticks(m, t0, t1, 20, upto=whole_seconds_since(t1))
+
+    def test_broker_that_stops_answering(self):
+        """A link that goes silent once connected (the proxy holds every
+        byte from then on): libmosquitto's keepalive gives up, and the line
+        says so in words, not "Unknown error."."""
+        b = self.broker()
+        proxy = h.SlowProxy("127.0.0.1", b.port, delay=0, chunk=65536)
+        self.addCleanup(proxy.close)
+        m = self.member("kitchen", b, port=proxy.port, keepalive="5s")
+        m.wait_link("connected", timeout=10)
+        proxy.delay = 3600
+        h.wait_until(lambda: lost_lines(m), 20, "a `connection lost` line", detail=m.describe)
+        line = lost_lines(m)[0]
+        print(f"  {line.strip()}", flush=True)
+        self.assertNotIn("Unknown error", line)
+        self.assertIn(f"mqtt: connection lost (no answer to a keepalive ping within 5s, the mqtt.keepalive) "
+                      f"to 127.0.0.1:{proxy.port}", line)
+        self.assertRegex(line, LOST_WORDING, "docs/mqtt.md's wording of the line")
+
     def test_broker_killed_and_restarted_mid_count(self):
         preset = 12
         b = self.broker()
