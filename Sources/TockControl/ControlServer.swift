@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import SystemPackage
 import TockConfig
-import TockControl
 import TockCore
 import TockLinux
 import TockLoop

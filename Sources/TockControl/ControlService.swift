@@ -1,5 +1,4 @@
 import TockConfig
-import TockControl
 import TockCore
 import TockShell
 

@@ -6,7 +6,6 @@ import TockHardware
 import TockLinux
 import TockLoop
 import TockMock
-import TockSimulator
 import TockHost
 import TockDevices
 import TockShell

@@ -4,7 +4,6 @@ import TockCore
 import TockHardware
 import TockLoop
 import TockMock
-import TockSimulator
 import TockHost
 import TockDevices
 import TockShell

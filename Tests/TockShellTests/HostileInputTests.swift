@@ -53,13 +53,13 @@ import TockCore
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let big = dir.appendingPathComponent("big.yaml").path
-        FileManager.default.createFile(atPath: big, contents: Data(("mode: timer\n# " + String(repeating: "x", count: 70_000) + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: big, contents: Data(("mode: timer\n# " + String(repeating: "x", count: 70_000) + "\n").utf8))
         #expect(throws: ConfigError.self) { try Configuration.load(path: big) }
         do { _ = try Configuration.load(path: big) } catch let e as ConfigError {
             #expect(e.description.contains("larger than 64 KiB"))
         }
         let latin = dir.appendingPathComponent("latin.yaml").path
-        FileManager.default.createFile(atPath: latin, contents: Data("mode: timer\n\ntimer:\n  presets: [5m] # K\u{E4}se\n".utf8.map { $0 }.replacingUTF8Umlaut()))
+        _ = FileManager.default.createFile(atPath: latin, contents: Data("mode: timer\n\ntimer:\n  presets: [5m] # K\u{E4}se\n".utf8.map { $0 }.replacingUTF8Umlaut()))
         do { _ = try Configuration.load(path: latin); Issue.record("accepted") } catch let e as ConfigError {
             #expect(e.problems.first?.line == 4)
             #expect(e.description.contains("not UTF-8"))
@@ -100,7 +100,7 @@ import TockCore
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("state.json").path
         let json = #"{"snapshot":{"direction":"down","mode":"timer","phase":{"running":{"before":9223372036854775807,"since":-9223372036854775808}},"presetIndex":0,"presets":[300000000000]},"version":2}"#
-        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         #expect(StateStore(path: path, log: Logger(label: "test")).load() == nil)
     }
 }

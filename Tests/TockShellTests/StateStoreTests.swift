@@ -58,12 +58,12 @@ import TockTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let lines = LogLines()
         let s = store(lines)
-        FileManager.default.createFile(atPath: s.path, contents: Data(repeating: 0x20, count: StateStore.maxFileSize + 1))
+        _ = FileManager.default.createFile(atPath: s.path, contents: Data(repeating: 0x20, count: StateStore.maxFileSize + 1))
         #expect(s.load() == nil)
         #expect(lines.messages.last?.contains("cannot read it") == true)
         for (version, words) in [(0, "not one this tock reads"), (99, "newer than this tock reads")] {
             let json = #"{"snapshot":{"direction":"down","mode":"timer","phase":{"ready":{}},"presetIndex":0,"presets":[1]},"version":\#(version)}"#
-            FileManager.default.createFile(atPath: s.path, contents: Data(json.utf8))
+            _ = FileManager.default.createFile(atPath: s.path, contents: Data(json.utf8))
             #expect(s.load() == nil)
             #expect(lines.messages.last?.contains(words) == true, "\(lines.messages.last ?? "")")
         }
