@@ -21,6 +21,12 @@ demo: build
 		.build/debug/tock sim $(if $(CONFIG),--config $(CONFIG),); \
 	fi
 
+## `tock` on PATH for a desk user: a link to this checkout's debug build.
+.PHONY: install-dev
+install-dev: build
+	$(SUDO) ln -sf $(CURDIR)/.build/debug/tock $(or $(PREFIX),/usr/local)/bin/tock
+	@echo "tock -> $(CURDIR)/.build/debug/tock"
+
 ## The desk simulator, even on a board.
 demo-sim: build
 	.build/debug/tock sim $(if $(CONFIG),--config $(CONFIG),)
@@ -101,8 +107,11 @@ web-screenshots: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python screenshots.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		/usr/bin/chromium $(CURDIR)/docs/pictures
 
-## A mock box and tock-web on http://127.0.0.1:8080/ (WEB_PORT), with the
-## box's display printed as it changes (the pairing code appears there).
+## One simulated box for the keys, the command line and the page: the desk
+## simulator in this terminal serving the control socket, and tock-web on
+## http://127.0.0.1:8080/ (WEB_PORT); the pairing code appears on the
+## simulator's display. WEB_LISTEN=0.0.0.0 opens the page to the LAN (for
+## a real phone; said loudly, with the addresses).
 .PHONY: demo-web
 WEB_PORT ?= 8080
 demo-web: deps

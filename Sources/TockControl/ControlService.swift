@@ -28,7 +28,14 @@ public final class ControlService {
             shell.endNotice()
         case .start, .stop, .reset:
             let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
-            shell.action(.pressed(b))
+            let changes = shell.pressChanges(b)
+            shell.action(.pressed(b))  // a press that changes nothing chirps, as on the panel
+            if !changes {
+                var s = status()
+                s["ok"] = false
+                s["error"] = shell.core.idlePress(b)
+                return s
+            }
         case .set(let d):
             do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):

@@ -138,3 +138,28 @@ extension Machine {
         browse = nil
     }
 }
+
+extension Machine {
+    /// Whether pressing `button` now would change the count, the preset,
+    /// the mode or an alarm, worked out on a copy acting alone (as a box
+    /// out of its group's reach would): a request from the control socket
+    /// or MQTT that changes nothing is answered with why (`idlePress`), as
+    /// the panel answers with its chirp.
+    public func pressChanges(_ button: Button, at now: Now) -> Bool {
+        var copy = self
+        copy.groupLinked = false
+        _ = copy.handle(.remotePress(.pressed(button)), at: now)
+        return copy.snapshot(at: now) != snapshot(at: now) || copy.stateName != stateName
+    }
+
+    /// Why pressing `button` changes nothing now, in words for a reply.
+    public func idlePress(_ button: Button) -> String {
+        switch (button, stateName) {
+        case (.reset, .running): "Reset does nothing while the count runs: stop it first (tock stop), then Reset returns it to the start"
+        case (.start, .running): "Start does nothing while the count runs: it is already running"
+        case (.stop, .ready): "Stop does nothing in ready: there is no count to stop"
+        case (.stop, .paused): "Stop does nothing while paused: Start resumes, Reset returns to the start"
+        default: "\(button) does nothing while \(stateName.rawValue)"
+        }
+    }
+}

@@ -67,6 +67,9 @@ public final class Shell {
 
     func clock() -> Now { loop.now() }
 
+    /// Whether pressing `button` now would change anything (`Machine.pressChanges`).
+    public func pressChanges(_ button: Button) -> Bool { core.pressChanges(button, at: clock()) }
+
     /// Drive the buzzer off first (whatever a crash left behind), then show
     /// the initial state.
     public func start() {

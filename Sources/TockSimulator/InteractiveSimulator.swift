@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TockConfig
+import TockControl
 import TockCore
 import TockHardware
 import TockLinux
@@ -34,13 +35,32 @@ public final class InteractiveSimulator {
 
     private let config: Configuration
     private let tracePath: String?
+    /// The control socket to serve (the same requests as `tock run`), so
+    /// `tock status`, `tock start` and the page act on this box; nil: none.
+    private let socketPath: String?
     private var screen = ""
     /// Colours unless NO_COLOR is set (https://no-color.org).
     private let color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
-    public init(config: Configuration, tracePath: String?) {
+    public init(config: Configuration, tracePath: String?, socketPath: String? = nil) {
         self.config = config
         self.tracePath = tracePath
+        self.socketPath = socketPath
+    }
+
+    /// The control socket, opened, and the line the screen shows about it.
+    static func openControl(_ path: String?) -> (UnixListener?, String) {
+        guard let path else { return (nil, "") }
+        do {
+            if path == ControlSocketPath.personal() {
+                do { try ControlSocketPath.preparePersonal(path) } catch { return (nil, "no control socket: \(error)") }
+            }
+            let listener = try ControlServer.listen(path: path)
+            let how = path == ControlSocketPath.forClient() ? "tock status" : "tock status --socket \(path)"
+            return (listener, "this box answers \(how) (and start, stop, watch ...)")
+        } catch {
+            return (nil, "no control socket: \(error)")
+        }
     }
 
     public func run() throws {
@@ -54,6 +74,8 @@ public final class InteractiveSimulator {
         log.logLevel = .critical  // the screen is the log
         let traceFile = try tracePath.map { try TraceSink(path: $0) }
         var setup = Box.Setup(config: config, devices: devices)
+        let (listener, socketNote) = Self.openControl(socketPath)
+        setup.control = listener
         setup.trace = traceFile.map { file in
             { line in
                 file.write(line)
@@ -65,7 +87,7 @@ public final class InteractiveSimulator {
 
         let terminal = try RawTerminal()
         defer {
-            shell.shutdown()
+            host.stop()
             terminal.restore()
             try? traceFile?.close()
             FileHandle.standardOutput.write(Data("\n".utf8))
@@ -75,7 +97,7 @@ public final class InteractiveSimulator {
             let s = SimulatorScreen.render(frame: shell.frame ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
                                            leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
-                                           detail: SimulatorScreen.detail(shell.progress()), color: color)
+                                           detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
             guard s != screen else { return }
             screen = s
             FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))

@@ -29,6 +29,7 @@ public struct SimulatorScreen: Sendable {
         leds: [String: Bool],
         switchPosition: String,
         detail: String = "",
+        note: String = "",
         keysHelp: Bool = true,
         color: Bool
     ) -> String {
@@ -53,6 +54,7 @@ public struct SimulatorScreen: Sendable {
             lines.append("")
             lines.append(help)
         }
+        if !note.isEmpty { lines.append(note) }
 
         let newline = color ? "\r\n" : "\n"
         let body = lines.joined(separator: newline) + newline

@@ -33,11 +33,12 @@ struct Failure: Error, CustomStringConvertible {
     init(_ d: String, exit: Exit = .refused) { description = d; self.exit = exit }
 }
 
-/// Where the service listens unless told otherwise.
-let defaultSocket = ProcessInfo.processInfo.environment["TOCK_SOCKET"] ?? "/run/tock/control.sock"
+/// Where a running tock listens unless told otherwise: the service's, or
+/// the simulator's when only that runs here.
+let defaultSocket = ControlSocketPath.forClient()
 
 struct SocketOption: ParsableArguments {
-    @Option(help: "The control socket of a running tock (default /run/tock/control.sock, or $TOCK_SOCKET).")
+    @Option(help: "The control socket of a running tock (default $TOCK_SOCKET, else /run/tock/control.sock, else the simulator's).")
     var socket: String = defaultSocket
 
     @Option(help: "How long to wait for the service to take a request and reply (watch: to finish a line it began).")

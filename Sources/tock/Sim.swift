@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TockHost
 import TockConfig
+import TockControl
 import TockCore
 import TockSimulator
 import TockShell
@@ -27,6 +28,11 @@ struct Sim: ParsableCommand {
     @Option(name: .long, help: "The local time zone (tz name such as Europe/Berlin) instead of clock.zone or the system's.")
     var zone: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The control socket the simulator serves, as tock run does (default: $TOCK_SOCKET, else $XDG_RUNTIME_DIR/tock/control.sock or /tmp/tock-UID/control.sock; '' for none).",
+        discussion: "tock status, tock start, tock watch ... find it without --socket when no service runs here."))
+    var socket: String?
+
     func run() throws {
         var cfg = try loadConfig(config)
         if let zone {
@@ -35,7 +41,9 @@ struct Sim: ParsableCommand {
         if let script {
             try runScript(cfg, path: script)
         } else {
-            try InteractiveSimulator(config: cfg, tracePath: trace).run()
+            let env = ProcessInfo.processInfo.environment
+            let path = socket ?? env["TOCK_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? ControlSocketPath.personal(env)
+            try InteractiveSimulator(config: cfg, tracePath: trace, socketPath: path.isEmpty ? nil : path).run()
         }
     }
 

@@ -218,4 +218,35 @@ import TockMock
         #expect(text.contains(#""dimming""#))
         #expect(text.contains(#""brightness":1"#))
     }
+    // MARK: - Presses that change nothing
+
+    /// A press from outside that changes nothing (Reset while running) is
+    /// answered with why, as `tock mode` is, not with a silent "ok"; one
+    /// that acts is answered ok. The same in a group, where a press acts
+    /// at the agreed instant and the reply comes before it.
+    @Test func aPressThatChangesNothingSaysWhy() throws {
+        let box = try TestBox("timer: {presets: [10s]}", loop: loop)
+        loop.advance(by: .seconds(1))
+        var r = box.host.service.reply(to: .stop)
+        #expect(r["ok"] as? Bool == false)
+        #expect(r["error"] as? String == "Stop does nothing in ready: there is no count to stop")
+        r = box.host.service.reply(to: .start)
+        #expect(r["ok"] as? Bool == true && r["state"] as? String == "running")
+        r = box.host.service.reply(to: .reset)
+        #expect(r["ok"] as? Bool == false && r["state"] as? String == "running")
+        #expect((r["error"] as? String)?.hasPrefix("Reset does nothing while the count runs: stop it first") == true)
+        r = box.host.service.reply(to: .stop)
+        #expect(r["ok"] as? Bool == true && r["state"] as? String == "paused")
+        r = box.host.service.reply(to: .reset)
+        #expect(r["ok"] as? Bool == true && r["state"] as? String == "ready")
+        let broker = VirtualBroker(loop: loop)
+        let member = try TestBox("mqtt: {host: h, client_id: a, group: gym}\ntimer: {presets: [10s]}", loop: loop, link: broker.link("a"))
+        loop.advance(by: .seconds(1))
+        r = member.host.service.reply(to: .start)
+        #expect(r["ok"] as? Bool == true)  // on its way to the agreed instant
+        loop.advance(by: .seconds(1))
+        #expect(member.state == "running")
+        r = member.host.service.reply(to: .reset)
+        #expect(r["ok"] as? Bool == false)
+    }
 }

@@ -11,8 +11,14 @@ session=tock-term-$$
 trap 'tmux kill-session -t $session 2>/dev/null || true; rm -rf "$work"' EXIT
 printf 'timer:\n  presets: [3s]\nleds: [running, ringing]\n' > "$work/config.yaml"
 
+# The simulator serves the control socket in the user's runtime directory,
+# where `tock status` looks when no service runs here.
+mkdir -m 700 "$work/xdg"
+export XDG_RUNTIME_DIR=$work/xdg
+client=()
+[ -e /run/tock/control.sock ] && client=(--socket "$work/xdg/tock/control.sock")  # a service runs here: name the simulator's
 tmux new-session -d -s $session -x 100 -y 30 \
-  "stty -a > $work/stty.before; NO_COLOR=1 $tock sim --config $work/config.yaml --trace $work/trace.jsonl; echo \"EXITED \$?\" > $work/rc; stty -a > $work/stty.after; sleep 60"
+  "stty -a > $work/stty.before; XDG_RUNTIME_DIR=$work/xdg NO_COLOR=1 $tock sim --config $work/config.yaml --trace $work/trace.jsonl; echo \"EXITED \$?\" > $work/rc; stty -a > $work/stty.after; sleep 60"
 
 screen() { tmux capture-pane -p -t $session; }
 # Wait (bounded) until the screen contains a line matching a pattern.
@@ -47,6 +53,15 @@ wait_for "buzzer: off"
 tmux send-keys -t $session u
 wait_for "switch: up"
 shows_digits "00:00"
+# The command line reaches the same box: status, a press that changes
+# nothing said in words (exit 1), and one that acts.
+wait_for "this box answers tock status"
+st=$("$tock" status "${client[@]}") || { echo "FAIL: tock status on the simulator's socket: $st"; exit 1; }
+echo "$st" | grep -q '^ready, display "00:00", .*switch up' || { echo "FAIL: tock status said: $st"; exit 1; }
+if out=$("$tock" stop "${client[@]}" 2>&1); then echo "FAIL: tock stop in ready answered ok: $out"; exit 1; fi
+echo "$out" | grep -q "Stop does nothing in ready" || { echo "FAIL: tock stop in ready said: $out"; exit 1; }
+"$tock" start "${client[@]}" >/dev/null || { echo "FAIL: tock start in ready"; exit 1; }
+wait_for "state: running"
 tmux send-keys -t $session q
 for _ in $(seq 1 100); do [ -s "$work/rc" ] && break; sleep 0.05; done
 grep -q "EXITED 0" "$work/rc" || { echo "FAIL: tock sim did not exit 0: $(cat "$work/rc" 2>/dev/null)"; exit 1; }
@@ -55,6 +70,7 @@ diff <(tr ' ' '\n' < "$work/stty.before" | grep -E '^-?(icanon|echo)$') \
      <(tr ' ' '\n' < "$work/stty.after" | grep -E '^-?(icanon|echo)$') \
   || { echo "FAIL: the terminal was not restored"; exit 1; }
 grep -q '"state":"ringing"' "$work/trace.jsonl" || { echo "FAIL: the real-time trace has no ringing"; exit 1; }
+[ ! -e "$work/xdg/tock/control.sock" ] || { echo "FAIL: the simulator left its control socket behind"; exit 1; }
 
 # The idle clock on the real clock, the press that only wakes it, and the
 # alarm list behind a long Start.

@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# make demo-web: a mock box and tock-web on 127.0.0.1:PORT; the box's
-# display is printed as it changes (tock watch), so the pairing code shows
-# here. Ctrl-C stops both.
+# make demo-web: one simulated box for the keys, the command line and the
+# page. The desk simulator runs in this terminal (keys s x r, q quits) and
+# serves the control socket; tock-web serves the page on WEB_LISTEN:PORT
+# (127.0.0.1 unless told otherwise); `tock status` in another terminal
+# reaches the same box. The pairing code appears on the simulator's display.
 set -euo pipefail
-tock=$1 web=$2 port=${3:-8080}
+tock=$1 web=$2 port=${3:-8080} listen=${WEB_LISTEN:-127.0.0.1}
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-"$tock" run --backend mock --socket "$dir/control.sock" --state "$dir/state.json" 2>"$dir/tock.log" &
-for _ in $(seq 100); do [ -S "$dir/control.sock" ] && break; sleep 0.05; done
-"$web" --listen 127.0.0.1 --port "$port" --socket "$dir/control.sock" --tokens "$dir/tokens.json" &
-echo "open http://127.0.0.1:$port/ ; the box's display follows (the pairing code appears here):"
-"$tock" watch --socket "$dir/control.sock"
+sock="$dir/control.sock"
+"$web" --listen "$listen" --port "$port" --socket "$sock" --tokens "$dir/tokens.json" 2>"$dir/tock-web.log" &
+echo "the page: http://127.0.0.1:$port/"
+if [ "$listen" != 127.0.0.1 ] && [ "$listen" != localhost ]; then
+  echo
+  echo "*** WEB_LISTEN=$listen: the page is open to every device on this network. ***"
+  echo "*** Anyone who sees the code on the display can pair; stop with q when done. ***"
+  for a in $(hostname -I 2>/dev/null); do
+    case $a in *:*) ;; *) echo "    from a phone: http://$a:$port/";; esac
+  done
+  echo
+fi
+echo "the command line: $tock status --socket $sock   (or export TOCK_SOCKET=$sock)"
+echo "tock-web's log: $dir/tock-web.log; starting the simulator ..."
+sleep 3
+TOCK_SOCKET=$sock "$tock" sim --socket "$sock"
