@@ -61,7 +61,7 @@ let package = Package(
         // The parts opened from the configuration: libgpiod lines and the
         // display and buzzer drivers on a board, mock lines on a PC.
         .target(name: "TockDevices", dependencies: [
-            "TockCore", "TockHardware", "TockMock", "TockDrivers", "TockGPIOD", "TockLinux", "TockConfig",
+            "TockCore", "TockHardware", "TockMock", "TockDrivers", "TockGPIOD", "TockLinux", "TockLoop", "TockConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The control protocol and the local socket that serves it.
@@ -84,7 +84,7 @@ let package = Package(
         // The desk simulator: a script replayed on virtual time, or keys in a
         // terminal on the real loop; the display drawn as text and SVG.
         .target(name: "TockSimulator", dependencies: [
-            "TockConfig", "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockMock", "TockShell", "TockDevices", "TockHost",
+            "TockConfig", "TockControl", "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockMock", "TockShell", "TockDevices", "TockHost",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `tock run`: the box on the reactor as systemd runs it.
@@ -93,7 +93,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD",
+            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The module graph drawn in docs/architecture.md is Package.swift's, and the
-files its press path lists exist (at most 12).
+"""The module graph drawn in docs/architecture.md is Package.swift's, every
+module a target imports is one it declares, and the files its press path
+lists exist (at most 12).
 
 Usage: module-graph.py [PACKAGE_DIR]. Reads the targets' dependencies from
 `swift package dump-package` (modules of this package only: products of
@@ -54,9 +55,25 @@ for f in files:
         problems.append(f"the press's path names {f}, which does not exist")
 if not 0 < len(files) <= 12:
     problems.append(f"the press's path lists {len(files)} files (at most 12)")
+# Every module of this package a target imports is one it declares (the
+# compiler accepts a module reached through another; the graph would lie).
+for t in dump["targets"]:
+    name, declared = t["name"], package.get(t["name"])
+    if declared is None:
+        continue
+    src = os.path.join(root, t.get("path") or os.path.join("Sources", name))
+    for dirpath, _, names in os.walk(src):
+        for n in names:
+            if not n.endswith(".swift"):
+                continue
+            text = open(os.path.join(dirpath, n), encoding="utf-8").read()
+            for imported in re.findall(r"^\s*(?:@testable\s+)?import\s+(\w+)", text, re.M):
+                if imported in package and imported != name and imported not in declared:
+                    problems.append(f"{os.path.relpath(os.path.join(dirpath, n), root)} imports {imported}, which {name} does not declare")
 for p in problems:
     print(f"FAIL module graph: {p}")
 if problems:
     sys.exit(1)
 print(f"ok   module graph: docs/architecture.md draws Package.swift's {len(package)} modules and their dependencies")
 print(f"ok   the press's path in docs/architecture.md: {len(files)} files, each one in the tree")
+print("ok   every module a target imports is one it declares")
