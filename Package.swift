@@ -5,8 +5,9 @@ import PackageDescription
 // keeps the two equal):
 //   tock -> TockService, TockSimulator -> TockHost
 //   tock-web -> TockWeb -> TockControl (a client of the socket, another process)
-//   TockHost -> TockMQTT, TockControl, TockDevices -> TockShell
-//   TockShell -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
+//   TockHost -> TockMQTT, TockDevices -> TockShell, TockControl
+//   TockShell, TockControl -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
+// (tock-web links neither libgpiod nor libmosquitto.)
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
 // `make test` builds with --explicit-target-dependency-import-check error.
@@ -47,7 +48,7 @@ let package = Package(
         // The configuration file and the texts it shares with the command line
         // and the control socket: durations, dates, zones, alarms.
         .target(name: "TockConfig", dependencies: [
-            "TockCore", "TockHardware", "TockGPIOD", "TockLinux",
+            "TockCore", "TockHardware", "TockLinux",
             .product(name: "Yams", package: "Yams"),
         ]),
         // The imperative shell around the core: feeds it inputs, carries its
@@ -64,9 +65,10 @@ let package = Package(
             "TockCore", "TockHardware", "TockMock", "TockDrivers", "TockGPIOD", "TockLinux", "TockLoop", "TockConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The control protocol and the local socket that serves it.
+        // The control protocol, the local socket that serves it and its
+        // client side; what carries requests out is TockHost's ControlService.
         .target(name: "TockControl", dependencies: [
-            "TockConfig", "TockCore", "TockShell", "TockLoop", "TockLinux",
+            "TockConfig", "TockCore", "TockLoop", "TockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -118,13 +120,13 @@ let package = Package(
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop"]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
-        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockGPIOD", "TockTestSupport"]),
+        .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockTestSupport"]),
         .testTarget(name: "TockShellTests", dependencies: [
             "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockDevicesTests", dependencies: [
-            "TockDevices", "TockCore", "TockHardware", "TockLinux", "TockTestSupport",
+            "TockDevices", "TockConfig", "TockGPIOD", "TockCore", "TockHardware", "TockLinux", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),

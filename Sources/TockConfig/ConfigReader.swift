@@ -8,6 +8,13 @@ public struct ConfigProblem: Error, Equatable, CustomStringConvertible {
     public var key: String
     public var message: String
 
+    public init(file: String, line: Int, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
     public var description: String { "\(file):\(line): \(key.isEmpty ? "" : "\(key): ")\(message)" }
 }
 

@@ -27,7 +27,7 @@ public final class ControlServer {
 
     private let listener: UnixListener
     private let loop: any EventLoop
-    private let service: ControlService
+    private let service: any ControlResponder
     private let log: Logger
     private var clients: [CInt: Client] = [:]
     private var slots: ControlSlots
@@ -42,7 +42,7 @@ public final class ControlServer {
         do { return try UnixListener(path: path) } catch { throw ControlSocketError(path: path, errno: error) }
     }
 
-    public init(listener: UnixListener, loop: any EventLoop, service: ControlService, log: Logger, idleLimit: Duration = .seconds(5)) throws {
+    public init(listener: UnixListener, loop: any EventLoop, service: any ControlResponder, log: Logger, idleLimit: Duration = .seconds(5)) throws {
         slots = ControlSlots(capacity: Self.maxConnections, idleLimit: idleLimit)
         self.listener = listener
         self.loop = loop
@@ -87,7 +87,7 @@ public final class ControlServer {
             switch c {
             case .command(.render(let f)):
                 event["display"] = f.text
-                ControlService.segments(f, into: &event)
+                ControlStatus.segments(f, into: &event)
             case .command(.buzzer(let t)): event["buzzer"] = t != nil
             case .report(.stateChanged(let s)): event["state"] = s.rawValue
             case .report(.round(let r)):
@@ -105,7 +105,7 @@ public final class ControlServer {
     /// Tell watchers the display shows `frame` (a notice put up or taken down).
     public func publish(frame: Frame) {
         var event: [String: Any] = ["display": frame.text]
-        ControlService.segments(frame, into: &event)
+        ControlStatus.segments(frame, into: &event)
         for fd in slots.slots.filter({ $0.value.phase == .watching }).map(\.key).sorted() {
             if let c = clients[fd], !reply(c, event) { drop(fd) }
         }

@@ -9,9 +9,7 @@ public enum Libgpiod {
     public static var version: String { String(cString: tock_gpiod_version()) }
 }
 
-public enum Bias: String, CaseIterable, Sendable {
-    case pullUp = "pull-up", pullDown = "pull-down", disabled, asIs = "as-is"
-
+extension Bias {
     var raw: Int32 {
         switch self {
         case .asIs: Int32(TOCK_BIAS_AS_IS.rawValue)

@@ -15,7 +15,7 @@ public final class MqttBridge {
     private let config: MqttConfig
     let client: any MqttTransport
     private let shell: Shell
-    private let service: ControlService
+    private let service: any ControlResponder
     private let log: Logger
     private let loop: any EventLoop
     /// The next waiting request's turn.
@@ -49,7 +49,7 @@ public final class MqttBridge {
     /// keeps the two equal).
     public static let version = "0.1.0"
 
-    public init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, shell: Shell, service: ControlService, log: Logger) {
+    public init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, shell: Shell, service: any ControlResponder, log: Logger) {
         self.config = config
         self.client = client
         self.shell = shell
@@ -72,7 +72,7 @@ public final class MqttBridge {
             }
         }
         shell.onGroupChange = { [unowned self] change in group?.send(change) }
-        service.statusExtras.append { [unowned self] s in
+        service.addStatusFields { [unowned self] s in
             s["mqtt"] = client.status.merging(["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]) { a, _ in a }
             if let g = group?.status { s["group"] = g }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TockHost
 import TockConfig
+import TockDevices
 import TockGPIOD
 
 struct ConfigCommand: ParsableCommand {

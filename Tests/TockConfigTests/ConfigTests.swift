@@ -2,7 +2,6 @@ import Testing
 import TockTestSupport
 @testable import TockConfig
 import TockCore
-import TockGPIOD
 import TockLinux
 
 @Suite struct ConfigTests {
@@ -33,15 +32,6 @@ import TockLinux
         #expect(c.hardware.display == .max7219 && c.hardware.i2cAddress == 0x71)
         #expect(c.leds == ["running", "ringing"])
         #expect(c.scheduling == Scheduling(policy: .fifo, priority: 10))
-    }
-
-    @Test func unknownLineNamesAreReportedWithLineAndKey() throws {
-        let c = try Configuration.parse(yaml: "mode: timer\npins:\n  start: GPIO99\n  stop: GPIO27\n", file: "/etc/tock/config.yaml")
-        let pi4 = LineFinder(chips: [GpioChip(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711",
-                                              lineNames: (0..<58).map { "GPIO\($0)" })])
-        let p = c.unknownLines(pi4)
-        #expect(p.count == 1)
-        #expect(p.first?.description.hasPrefix("/etc/tock/config.yaml:3: pins.start: GPIO line \"GPIO99\" not found on any chip (chips: gpiochip0 [pinctrl-bcm2711] 58 lines)") == true)
     }
 
     @Test func anEmptyFileMeansDefaultsInTheSystemsZone() throws {

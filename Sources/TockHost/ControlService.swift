@@ -1,14 +1,17 @@
 import TockConfig
+import TockControl
 import TockCore
 import TockShell
 
 /// What a control request does and what it answers, whichever way it came
 /// (the control socket, MQTT): one set of rules, one reply shape.
-public final class ControlService {
+public final class ControlService: ControlResponder {
     private let shell: Shell
     private let now: () -> Instant
-    /// Further status fields (the MQTT link, the fleet group).
+    /// Further status fields (the MQTT link, the fleet group, the state writes).
     public var statusExtras: [(inout [String: Any]) -> Void] = []
+
+    public func addStatusFields(_ fields: @escaping (inout [String: Any]) -> Void) { statusExtras.append(fields) }
 
     public init(shell: Shell, now: @escaping () -> Instant) {
         self.shell = shell
@@ -72,14 +75,6 @@ public final class ControlService {
         return status()
     }
 
-    /// The segment bits the display gets, one number per digit (bit 0 is
-    /// segment a ... bit 6 g, bit 7 the point), and the colon.
-    public static func segments(_ f: Frame, into s: inout [String: Any]) {
-        s["segments"] = (0..<f.digits).map { Int(f.segments(at: $0)) }
-        s["colon"] = f.colon
-    }
-
-    /// Where the Up/Down switch is (the lever's, or where a request set it).
     public var switchPosition: SwitchPosition { shell.core.input.switchPosition }
 
     public func status() -> [String: Any] {
@@ -93,7 +88,7 @@ public final class ControlService {
         ]
         // A changed configuration file waits for the count in progress.
         if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
-        if let f = shell.displayed { Self.segments(f, into: &s) }
+        if let f = shell.displayed { ControlStatus.segments(f, into: &s) }
         if shell.showingNotice { s["notice"] = true }
         s["switch"] = switchPosition.rawValue
         let dim = core.dimming
