@@ -106,7 +106,7 @@ let package = Package(
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.
         .executableTarget(name: "tock-web", dependencies: [
-            "TockWeb", "TockLinux",
+            "TockWeb", "TockCore", "TockLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // What several test targets share: a log handler that keeps the lines,

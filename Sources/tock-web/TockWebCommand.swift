@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TockCore
 import TockLinux
 import TockWeb
 
@@ -33,7 +34,12 @@ struct TockWebCommand: AsyncParsableCommand {
         func run() async throws {
             let link = ControlLink(socket: socket)
             let clock = SystemClock()
-            let app = WebApp(tokens: TokenStore(path: common.tokens), box: { try link.send($0) }, now: { clock.now().monotonic })
+            // The pairing guard beside the tokens, on the wall clock so that it outlives a reboot.
+            let guardPath = (common.tokens as NSString).deletingLastPathComponent + "/pairing.json"
+            let app = WebApp(tokens: TokenStore(path: common.tokens), box: { try link.send($0) },
+                             now: { Instant(nanoseconds: clock.now().wall.nanoseconds) },
+                             pairingFile: PairingFile(path: guardPath),
+                             log: { FileHandle.standardError.write(Data("tock-web: \($0)\n".utf8)) })
             FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(port)/ for the box at \(socket)\n".utf8))
             do {
                 try await WebServer(app: app, link: link).run(host: listen, port: port)
