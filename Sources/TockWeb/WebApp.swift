@@ -133,6 +133,9 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
+    /// The status line for a live display's first event (nil when the box does not answer).
+    func statusLine() -> [UInt8]? { (try? box(.status))?.line }
+
     /// The token from the cookie, or from `Authorization: Bearer` (scripts).
     func token(_ r: WebRequest) -> String? {
         if let c = RequestGuard.cookie(Self.cookie, in: r.headers["cookie"]) { return c }
