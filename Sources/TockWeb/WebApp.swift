@@ -187,8 +187,12 @@ public final class WebApp: @unchecked Sendable {
         case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left before a lockout")
         case .noCode: return .error(409, "no code is shown: ask for one first (it lasts \(Pairing.codeLifetime.nanoseconds / 1_000_000_000) s)")
         case .locked(let until):
-            if began { log("pairing locked for \((until - t).nanoseconds / 1_000_000_000) s after \(Pairing.wrongInARow) wrong codes in a row") }
-            _ = try? box(.noticeEnd)
+            // The code comes down once, when the lockout begins: guesses
+            // refused while locked never reach the appliance.
+            if began {
+                log("pairing locked for \((until - t).nanoseconds / 1_000_000_000) s after \(Pairing.wrongInARow) wrong codes in a row")
+                _ = try? box(.noticeEnd)
+            }
             return locked(until)
         }
     }

@@ -112,6 +112,21 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(post(again, "/api/pair", #"{"code":"4821"}"#), 200)
     }
 
+    /// Guesses refused while locked are answered by tock-web alone: the
+    /// appliance hears the code come down once, not once per guess.
+    func testGuessesWhileLockedNeverReachTheAppliance() {
+        final class Count: @unchecked Sendable { var n = 0 }
+        let count = Count(), clock = clock
+        let app = WebApp(tokens: TokenStore(path: dir + "/tokens.json"), box: { _ in count.n += 1; return ControlLink.Reply(["ok": true]) },
+                         now: { clock.t }, newCode: { "4821" }, pairingFile: PairingFile(path: dir + "/pairing.json"))
+        XCTAssertEqual(post(app, "/api/pair/request"), 200)
+        for _ in 1...5 { _ = post(app, "/api/pair", #"{"code":"0000"}"#) }
+        XCTAssertEqual(count.n, 2, "the notice and its end")
+        for _ in 1...1000 { XCTAssertEqual(post(app, "/api/pair", #"{"code":"0000"}"#), 429) }
+        for _ in 1...1000 { XCTAssertEqual(post(app, "/api/pair/request"), 429) }
+        XCTAssertEqual(count.n, 2)
+    }
+
     func testCodesAreLimitedPerWindow() {
         let app = start()
         for _ in 1...Pairing.codesPerWindow { XCTAssertEqual(post(app, "/api/pair/request"), 200) }
