@@ -123,15 +123,19 @@ public final class WebServer: @unchecked Sendable {
             return
         }
         active += 1
-        lock.unlock()
+        // Idle from the moment it is accepted, in the order of accept.
         let key = ObjectIdentifier(c)
+        ticket += 1
+        idle[key] = (ticket, c)
+        lock.unlock()
         let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0) },
                                   stream: { [self] in self.stream($0, first: $1, session: $2) },
                                   idle: { [self] isIdle in
                                       lock.lock()
                                       defer { lock.unlock() }
-                                      idle[key] = nil
-                                      if isIdle, !evicted.contains(key) {
+                                      if !isIdle {
+                                          idle[key] = nil
+                                      } else if idle[key] == nil, !evicted.contains(key) {
                                           ticket += 1
                                           idle[key] = (ticket, c)
                                       }
