@@ -52,6 +52,13 @@ public final class WebServer: @unchecked Sendable {
         return active
     }
 
+    /// Connections waiting for a request's first byte.
+    public var idleConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.count
+    }
+
     /// Serve until `stop()`: accept on this thread, each connection on its own.
     public func serve() {
         lock.lock()
@@ -105,7 +112,11 @@ public final class WebServer: @unchecked Sendable {
 
     private func admit(_ c: TCPConnection) {
         lock.lock()
-        if active >= limits.connections, let (key, victim) = idle.min(by: { $0.value.since < $1.value.since }) {
+        // Of the idle, the one waiting longest whose request has not begun
+        // to arrive (bytes already pending mean a request on its way).
+        if active >= limits.connections,
+           let (key, victim) = idle.sorted(by: { $0.value.since < $1.value.since })
+               .first(where: { (try? $0.value.connection.waitReadable(milliseconds: 0)) == false }) {
             // The idlest goes, as on the control socket: connections that
             // have sent nothing cannot keep a person's browser out. Its
             // thread wakes to end of stream, ends, and closes it.

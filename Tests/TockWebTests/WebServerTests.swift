@@ -26,7 +26,8 @@ final class WebServerTests: XCTestCase {
     }
 
     func start(limits: HTTPLimits = HTTPLimits(), box: @escaping WebApp.Box = { _ in ControlLink.Reply(["ok": true]) }) throws {
-        let app = WebApp(tokens: TokenStore(path: dir + "/tokens.json"), box: box, now: { Instant(nanoseconds: 1_000_000_000) })
+        let app = WebApp(tokens: TokenStore(path: dir + "/tokens.json"), box: box, now: { Instant(nanoseconds: 1_000_000_000) },
+                         newCode: { "4821" })
         server = WebServer(app: app, link: nil, limits: limits)
         port = try server.listen(host: "127.0.0.1", port: 0)
         let s = server!
@@ -209,12 +210,61 @@ final class WebServerTests: XCTestCase {
         XCTAssertTrue(idle[0].readAll().closed, "the first idle connection was evicted")
         XCTAssertEqual(server.evictions, 1)
         // Four connections in the middle of a request: none idle, the next is refused.
-        let busy = try (0..<4).map { _ in try Client(port: port) }
-        for c in busy { c.send("GET / HTTP/1.1\r\n") }
-        Thread.sleep(forTimeInterval: 0.3)
+        var busy: [Client] = []
+        for n in 1...4 {
+            let c = try Client(port: port)
+            c.send("GET / HTTP/1.1\r\n")
+            busy.append(c)
+            // Until the server has read it (else the next one would evict it, still idle).
+            let end = Date() + 2
+            while server.connections - server.idleConnections < n, Date() < end { Thread.sleep(forTimeInterval: 0.005) }
+        }
         let extra = try Client(port: port)
         XCTAssertEqual(extra.status(), 503)
         _ = idle
+    }
+
+    /// A token, paired over HTTP with the code the fake box "shows".
+    func pair() throws -> String {
+        let ask = try Client(port: port)
+        ask.send("POST /api/pair/request HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        XCTAssertEqual(ask.status(), 200)
+        let body = #"{"code":"4821"}"#
+        let c = try Client(port: port)
+        c.send("POST /api/pair HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let reply = String(decoding: c.readAll().bytes, as: UTF8.self)
+        let after = try XCTUnwrap(reply.range(of: "tock_token="), reply).upperBound
+        return String(reply[after...].prefix { $0 != ";" })
+    }
+
+    /// Live displays are capped, get a comment line when nothing happens,
+    /// and end after their lifetime (the page reconnects): an idle one is
+    /// never held for ever.
+    func testLiveDisplaysAreCappedAndEnd() throws {
+        var limits = HTTPLimits()
+        limits.eventStreams = 1
+        limits.eventHeartbeat = .milliseconds(100)
+        limits.eventLifetime = .milliseconds(500)
+        try start(limits: limits)
+        let token = try pair()
+        let first = try Client(port: port)
+        first.send("GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: tock_token=\(token)\r\n\r\n")
+        XCTAssertEqual(first.status(), 200)
+        let second = try Client(port: port)
+        second.send("GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: tock_token=\(token)\r\n\r\n")
+        XCTAssertEqual(second.status(), 503)
+        var ended = false
+        let t = elapsed {
+            let (bytes, closed) = first.readAll()
+            ended = closed
+            XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains(": \n\n"), "a heartbeat")
+        }
+        XCTAssertTrue(ended)
+        XCTAssertLessThan(t, 2)
+        // The place is free again.
+        let third = try Client(port: port)
+        third.send("GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: tock_token=\(token)\r\n\r\n")
+        XCTAssertEqual(third.status(), 200)
     }
 
     /// Out of descriptors, accept(2) fails with EMFILE: the server pauses
