@@ -100,6 +100,16 @@ web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
 
+## Bounded floods against tock-web, one per kind of attack (pairing
+## guesses, large bodies, large headers, idle connections, a stopped
+## appliance), with resident memory, descriptors and CPU of tock-web and
+## of the appliance read from /proc (release builds; docs/web.md, Limits).
+.PHONY: web-flood
+web-flood:
+	$(SWIFT) build -c release --product tock
+	$(SWIFT) build -c release --product tock-web
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 python3 flood.py $(CURDIR)/.build/release/tock $(CURDIR)/.build/release/tock-web
+
 ## The page's pictures in docs/pictures (a phone and a desktop viewport),
 ## from a mock box, in headless chromium.
 .PHONY: web-screenshots

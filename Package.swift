@@ -24,8 +24,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // HTTP for tock-web only (docs/web.md says why this one).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(name: "TockCore"),
@@ -103,12 +101,11 @@ let package = Package(
         // rules apart from the sockets (tested on injected time).
         .target(name: "TockWeb", dependencies: [
             "TockControl", "TockConfig", "TockCore", "TockLinux",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "FlyingSocks", package: "FlyingFox"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.
         .executableTarget(name: "tock-web", dependencies: [
-            "TockWeb", "TockLinux",
+            "TockWeb", "TockCore", "TockLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // What several test targets share: a log handler that keeps the lines,
@@ -136,7 +133,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),
-        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore"]),
+        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]
 )

@@ -54,15 +54,44 @@ public final class WebApp: @unchecked Sendable {
     let box: Box
     let now: @Sendable () -> Instant
     let newCode: @Sendable () -> String
+    let pairingFile: PairingFile?
     private let lock = NSLock()
-    private var pairing = Pairing()
+    private var pairing: Pairing
 
+    /// `now` is the wall clock's time in production: the pairing guard it
+    /// stamps is kept in `pairingFile` across restarts (and reboots).
     public init(tokens: TokenStore, box: @escaping Box, now: @escaping @Sendable () -> Instant,
-                newCode: @escaping @Sendable () -> String = Pairing.newCode) {
+                newCode: @escaping @Sendable () -> String = Pairing.newCode, pairingFile: PairingFile? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.tokens = tokens
         self.box = box
         self.now = now
         self.newCode = newCode
+        self.pairingFile = pairingFile
+        self.log = log
+        let start = now()
+        do {
+            pairing = Pairing(guarded: Pairing.restored(try pairingFile?.load() ?? Pairing.Guard(), at: start))
+        } catch {
+            // Forgetting the count would hand a guesser a fresh start: lock instead.
+            log("\(error); pairing locked for \(Pairing.lockout.nanoseconds / 1_000_000_000) s")
+            pairing = Pairing(guarded: Pairing.Guard(rounds: 1, lockedUntil: start + Pairing.lockout))
+        }
+    }
+
+    let log: @Sendable (String) -> Void
+
+    /// Run `change` on the pairing under the lock, and keep the guard on
+    /// disk if it changed (still under the lock: two writers never race).
+    private func withPairing<T>(_ change: (inout Pairing) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let before = pairing.guarded
+        let result = change(&pairing)
+        if pairing.guarded != before, let pairingFile {
+            do { try pairingFile.save(pairing.guarded) } catch { log("\(error) (the pairing guard holds until tock-web restarts)") }
+        }
+        return result
     }
 
     public func handle(_ r: WebRequest) -> WebReply {
@@ -104,6 +133,9 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
+    /// The status line for a live display's first event (nil when the box does not answer).
+    func statusLine() -> [UInt8]? { (try? box(.status))?.line }
+
     /// The token from the cookie, or from `Authorization: Bearer` (scripts).
     func token(_ r: WebRequest) -> String? {
         if let c = RequestGuard.cookie(Self.cookie, in: r.headers["cookie"]) { return c }
@@ -113,16 +145,22 @@ public final class WebApp: @unchecked Sendable {
 
     private func requestPairing() -> WebReply {
         let code = newCode()
-        lock.lock()
-        let begun = pairing.begin(code: code, at: now())
-        lock.unlock()
-        switch begun {
-        case .failure(let l): return locked(l.until)
+        let t = now()
+        switch withPairing({ $0.begin(code: code, at: t) }) {
+        case .failure(.locked(let until)): return locked(until)
+        case .failure(.tooManyCodes(let until)):
+            return refused("\(Pairing.codesPerWindow) codes asked within \(Pairing.codeWindow.nanoseconds / 60_000_000_000) minutes", until)
         case .success(let code):
             do {
                 let reply = try box(.notice(text: code, seconds: Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000))).object
-                guard reply["ok"] as? Bool == true else { return .error(503, "the box did not show the code: \(reply["error"] ?? "")") }
-            } catch { return .error(503, "\(error)") }
+                guard reply["ok"] as? Bool == true else {
+                    withPairing { $0.withdraw(codeAskedAt: t) }
+                    return .error(503, "the box did not show the code: \(reply["error"] ?? "")")
+                }
+            } catch {
+                withPairing { $0.withdraw(codeAskedAt: t) }
+                return .error(503, "\(error)")
+            }
             return .json(200, ["ok": true, "seconds": Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000)])
         }
     }
@@ -132,9 +170,11 @@ public final class WebApp: @unchecked Sendable {
             return .error(400, "send {\"code\":\"1234\"}: the code the box shows")
         }
         let name = fields["name"]?.string ?? r.headers["user-agent"].map { String($0.prefix(40)) } ?? "browser"
-        lock.lock()
-        let outcome = pairing.attempt(code, at: now())
-        lock.unlock()
+        let t = now()
+        let (outcome, began) = withPairing { p in
+            let was = p.lockedUntil
+            return (p.attempt(code, at: t), p.lockedUntil != was)
+        }
         switch outcome {
         case .paired:
             _ = try? box(.noticeEnd)
@@ -144,17 +184,24 @@ public final class WebApp: @unchecked Sendable {
                 reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(e.token); Path=/; Max-Age=315360000; HttpOnly; SameSite=Strict"))
                 return reply
             } catch { return .error(500, error.description) }
-        case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left on this one")
+        case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left before a lockout")
         case .noCode: return .error(409, "no code is shown: ask for one first (it lasts \(Pairing.codeLifetime.nanoseconds / 1_000_000_000) s)")
         case .locked(let until):
-            _ = try? box(.noticeEnd)
+            // The code comes down once, when the lockout begins: guesses
+            // refused while locked never reach the appliance.
+            if began {
+                log("pairing locked for \((until - t).nanoseconds / 1_000_000_000) s after \(Pairing.wrongInARow) wrong codes in a row")
+                _ = try? box(.noticeEnd)
+            }
             return locked(until)
         }
     }
 
-    private func locked(_ until: Instant) -> WebReply {
+    private func locked(_ until: Instant) -> WebReply { refused("too many wrong codes", until) }
+
+    private func refused(_ why: String, _ until: Instant) -> WebReply {
         let seconds = max(1, (until - now()).nanoseconds / 1_000_000_000)
-        var reply = WebReply.error(429, "too many wrong codes: try again in \(seconds) s")
+        var reply = WebReply.error(429, "\(why): try again in \(seconds) s")
         reply.headers.append(("Retry-After", "\(seconds)"))
         return reply
     }

@@ -1,121 +1,197 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import SystemPackage
 import TockControl
+import TockCore
+import TockLinux
 
-/// The HTTP side: FlyingFox's server handing every request to `WebApp`,
-/// and the live display as Server-Sent Events fed by one watch on the
-/// control socket (a thread of its own, reconnecting while the appliance
-/// restarts).
-public final class WebServer: Sendable {
+/// The HTTP side: a listener whose accepting thread hands each connection
+/// to a thread of its own (`HTTPSession`), at most `limits.connections`
+/// of them; and the live display as Server-Sent Events fed by one watch on
+/// the control socket (a thread of its own, reconnecting while the
+/// appliance restarts). Running out of descriptors pauses accepting, it
+/// never ends the server.
+public final class WebServer: @unchecked Sendable {
     let app: WebApp
-    let link: ControlLink
-    let hub = EventHub()
+    let link: ControlLink?
+    let limits: HTTPLimits
+    let hub: EventHub
+    let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var active = 0
+    /// Connections waiting for a request's first byte, with when they began
+    /// to wait (a counter): the first to go when the cap is reached.
+    private var idle: [ObjectIdentifier: (since: Int, connection: TCPConnection)] = [:]
+    private var evicted: Set<ObjectIdentifier> = []
+    private var ticket = 0
+    /// Connections evicted for new ones since the start.
+    public private(set) var evictions = 0
+    private var stopped = false
+    private var listener: TCPListener?
 
-    public init(app: WebApp, link: ControlLink) {
+    public init(app: WebApp, link: ControlLink?, limits: HTTPLimits = HTTPLimits(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.app = app
         self.link = link
+        self.limits = limits
+        self.hub = EventHub(limit: limits.eventStreams)
+        self.log = log
     }
 
-    /// Serve on `address` until cancelled.
-    public func run(host: String, port: UInt16) async throws {
-        let handler = ClosureHTTPHandler { [app, hub, link] request in
-            var headers: [String: String] = [:]
-            for (k, v) in request.headers { headers[k.rawValue.lowercased()] = v }
-            let body = request.method == .GET ? [] : Array(try await request.bodyData.prefix(4096))
-            let reply = app.handle(WebRequest(method: request.method.rawValue, path: request.path, headers: headers, body: body))
-            var out = HTTPHeaders()
-            for (k, v) in reply.headers { out.addValue(v, for: HTTPHeader(k)) }
-            out[HTTPHeader("X-Content-Type-Options")] = "nosniff"
-            out[HTTPHeader("Referrer-Policy")] = "no-referrer"
-            if reply.events {
-                out[HTTPHeader("Content-Type")] = "text/event-stream"
-                out[HTTPHeader("Cache-Control")] = "no-store"
-                return HTTPResponse(statusCode: .ok, headers: out, body: HTTPBodySequence(from: hub.subscribe(first: try? link.send(.status).line)))
-            }
-            return HTTPResponse(statusCode: HTTPStatusCode(reply.status, phrase: Self.phrase(reply.status)), headers: out, body: Data(reply.body))
-        }
-        let server = host.contains(":")
-            ? HTTPServer(address: try sockaddr_in6.inet6(ip6: host, port: port), timeout: 15, logger: .disabled, handler: handler)
-            : HTTPServer(address: try sockaddr_in.inet(ip4: host, port: port), timeout: 15, logger: .disabled, handler: handler)
-        let thread = Thread { [link, hub] in
-            while true {
-                do { try link.watch { hub.publish($0.line) } } catch {}
-                Thread.sleep(forTimeInterval: 1)
-            }
-        }
-        thread.start()
-        try await server.run()
-    }
-
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 409: "Conflict"
-        case 429: "Too Many Requests"
-        case 503: "Service Unavailable"
-        default: "Error"
-        }
-    }
-}
-
-/// The subscribers of the live display: each gets every event as an SSE
-/// `data:` line; a subscriber that falls behind loses old events, never the
-/// newest.
-final class EventHub: @unchecked Sendable {
-    private let lock = NSLock()
-    private var subscribers: [UUID: AsyncStream<[UInt8]>.Continuation] = [:]
-
-    /// Hand on one event line (a JSON object on one line) to every subscriber.
-    func publish(_ line: [UInt8]) {
+    /// Listen on `host` (numeric); the port bound (the kernel's choice for 0).
+    public func listen(host: String, port: UInt16) throws(Errno) -> UInt16 {
+        let l = try TCPListener(host: host, port: port)
         lock.lock()
-        let subs = Array(subscribers.values)
+        listener = l
         lock.unlock()
-        let bytes = Array("data: ".utf8) + line + Array("\n\n".utf8)
-        for s in subs { s.yield(bytes) }
+        return l.port
     }
 
-    /// A new subscriber, sent `first` (the status) before any event.
-    func subscribe(first: [UInt8]?) -> EventStream {
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(32))
-        let id = UUID()
+    /// Connections being served now.
+    public var connections: Int {
         lock.lock()
-        subscribers[id] = continuation
+        defer { lock.unlock() }
+        return active
+    }
+
+    /// Connections waiting for a request's first byte.
+    public var idleConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.count
+    }
+
+    /// Serve until `stop()`: accept on this thread, each connection on its own.
+    public func serve() {
+        lock.lock()
+        let listener = listener
         lock.unlock()
-        continuation.yield(Array("retry: 1000\n".utf8) + (first.map { Array("data: ".utf8) + $0 + Array("\n\n".utf8) } ?? []))
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
+        guard let listener else { return }
+        if let link {
+            let hub = hub
+            let watch = Thread {
+                while true {
+                    do { try link.watch { hub.publish($0.line) } } catch {}
+                    Thread.sleep(forTimeInterval: 1)
+                }
+            }
+            watch.start()
+        }
+        var lastComplaint: Instant?
+        let clock = SystemClock()
+        while !isStopped {
+            do throws(Errno) {
+                guard try listener.waitForConnection(milliseconds: 250), let c = try listener.accept() else { continue }
+                admit(c)
+            } catch where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory].contains(error) {
+                // The connection stays queued: wait for descriptors to come back, say so at most every 10 s.
+                let now = clock.now().monotonic
+                if lastComplaint.map({ now - $0 >= .seconds(10) }) ?? true {
+                    log("accept: \(error) (\(connections) connections open); pausing \(limits.acceptPause.nanoseconds / 1_000_000) ms")
+                    lastComplaint = now
+                }
+                Thread.sleep(forTimeInterval: Double(limits.acceptPause.nanoseconds) / 1e9)
+            } catch {
+                log("accept: \(error)")
+                Thread.sleep(forTimeInterval: Double(limits.acceptPause.nanoseconds) / 1e9)
+            }
+        }
+        listener.close()
+    }
+
+    var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    /// Stop accepting (within 250 ms); connections end by their own limits.
+    public func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+    }
+
+    private func admit(_ c: TCPConnection) {
+        lock.lock()
+        // Of the idle, the one waiting longest whose request has not begun
+        // to arrive (bytes already pending mean a request on its way).
+        if active >= limits.connections,
+           let (key, victim) = idle.sorted(by: { $0.value.since < $1.value.since })
+               .first(where: { (try? $0.value.connection.waitReadable(milliseconds: 0)) == false }) {
+            // The idlest goes, as on the control socket: connections that
+            // have sent nothing cannot keep a person's browser out. Its
+            // thread wakes to end of stream, ends, and closes it.
+            idle[key] = nil
+            evicted.insert(key)
+            victim.connection.shutdown()
+            active -= 1
+            evictions += 1
+        }
+        guard active < limits.connections else {
+            lock.unlock()
+            // Refused in one non-blocking send: a full peer gets nothing but the close.
+            _ = try? c.send(HTTPSession.encode(.error(503, "too many connections; try again"), keepAlive: false)[...])
+            c.close()
+            return
+        }
+        active += 1
+        // Idle from the moment it is accepted, in the order of accept.
+        let key = ObjectIdentifier(c)
+        ticket += 1
+        idle[key] = (ticket, c)
+        lock.unlock()
+        let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0) },
+                                  stream: { [self] in self.stream($0, first: $1, session: $2) },
+                                  idle: { [self] isIdle in
+                                      lock.lock()
+                                      defer { lock.unlock() }
+                                      if !isIdle {
+                                          idle[key] = nil
+                                      } else if idle[key] == nil, !evicted.contains(key) {
+                                          ticket += 1
+                                          idle[key] = (ticket, c)
+                                      }
+                                  })
+        let thread = Thread { [self] in
+            session.run()
+            // Closed under the lock: an eviction never shuts down a descriptor closed and reused.
             lock.lock()
-            subscribers[id] = nil
+            idle[key] = nil
+            if evicted.remove(key) == nil { active -= 1 }
+            c.close()
             lock.unlock()
         }
-        return EventStream(stream: stream)
+        thread.stackSize = 512 * 1024
+        thread.start()
     }
-}
 
-/// An SSE body: chunks as they come, never ending.
-struct EventStream: AsyncBufferedSequence, Sendable {
-    typealias Element = UInt8
-    let stream: AsyncStream<[UInt8]>
+    func answer(_ request: WebRequest) -> HTTPSession.Answer {
+        let reply = app.handle(request)
+        guard reply.events else { return .reply(reply) }
+        return .events(first: app.statusLine() ?? [])
+    }
 
-    func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
-
-    struct Iterator: AsyncBufferedIteratorProtocol {
-        var base: AsyncStream<[UInt8]>.Iterator
-        var buffer: [UInt8] = []
-
-        mutating func next() async -> UInt8? {
-            if buffer.isEmpty { buffer = await base.next() ?? [] }
-            return buffer.isEmpty ? nil : buffer.removeFirst()
+    /// The live display on `c` until the client goes, a write stalls, or
+    /// `limits.eventLifetime` is up (the page reconnects).
+    func stream(_ c: TCPConnection, first: [UInt8], session: HTTPSession) {
+        guard let subscriber = hub.subscribe() else {
+            try? session.write(HTTPSession.encode(.error(503, "too many live displays open (\(limits.eventStreams)); close one"), keepAlive: false))
+            return
         }
-
-        mutating func nextBuffer(suggested count: Int) async -> [UInt8]? {
-            if !buffer.isEmpty { defer { buffer = [] }; return buffer }
-            return await base.next()
-        }
+        defer { hub.unsubscribe(subscriber) }
+        let end = Date() + Double(limits.eventLifetime.nanoseconds) / 1e9
+        var out = HTTPSession.encode(WebReply(status: 200, events: true), keepAlive: false) + Array("retry: 1000\n".utf8)
+        if !first.isEmpty { out += Array("data: ".utf8) + first + Array("\n\n".utf8) }
+        do {
+            while true {
+                try session.write(out)
+                let now = Date()
+                guard now < end else { return }
+                let chunk = subscriber.take(before: min(end, now + Double(limits.eventHeartbeat.nanoseconds) / 1e9))
+                // A comment line when nothing happened: a peer that went away is found by the write.
+                out = chunk.isEmpty ? Array(": \n\n".utf8) : chunk
+                // The client never sends on this connection; input or end of stream means it left.
+                if try c.waitReadable(milliseconds: 0) { return }
+            }
+        } catch { return }
     }
 }

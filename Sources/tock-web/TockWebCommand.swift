@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TockCore
 import TockLinux
 import TockWeb
 
@@ -8,7 +9,7 @@ import TockWeb
 /// (deploy/tock-web.service); `tock-web tokens` and `tock-web revoke ID`
 /// list and revoke the paired browsers.
 @main
-struct TockWebCommand: AsyncParsableCommand {
+struct TockWebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tock-web",
         abstract: "The Tock page on the LAN, paired by a code on the box's display (docs/web.md).",
@@ -20,7 +21,7 @@ struct TockWebCommand: AsyncParsableCommand {
         var tokens = "/var/lib/tock-web/tokens.json"
     }
 
-    struct Serve: AsyncParsableCommand {
+    struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the page (the default).")
         @Option(help: "Address to listen on: 0.0.0.0 (every IPv4 interface), :: (IPv6 too), 127.0.0.1 (this machine only).")
         var listen = "0.0.0.0"
@@ -30,16 +31,27 @@ struct TockWebCommand: AsyncParsableCommand {
         var socket = "/run/tock/control.sock"
         @OptionGroup var common: Common
 
-        func run() async throws {
+        func run() throws {
             let link = ControlLink(socket: socket)
+            let limits = HTTPLimits()
+            // Blocking calls on the control socket, a few at once; the rest are refused at once.
+            let gate = BoxGate(limit: limits.boxCalls)
             let clock = SystemClock()
-            let app = WebApp(tokens: TokenStore(path: common.tokens), box: { try link.send($0) }, now: { clock.now().monotonic })
-            FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(port)/ for the box at \(socket)\n".utf8))
+            // The pairing guard beside the tokens, on the wall clock so that it outlives a reboot.
+            let guardPath = (common.tokens as NSString).deletingLastPathComponent + "/pairing.json"
+            let app = WebApp(tokens: TokenStore(path: common.tokens), box: { request in try gate.call { try link.send(request) } },
+                             now: { Instant(nanoseconds: clock.now().wall.nanoseconds) },
+                             pairingFile: PairingFile(path: guardPath),
+                             log: { FileHandle.standardError.write(Data("tock-web: \($0)\n".utf8)) })
+            let server = WebServer(app: app, link: link, limits: limits,
+                                   log: { FileHandle.standardError.write(Data("tock-web: \($0)\n".utf8)) })
             do {
-                try await WebServer(app: app, link: link).run(host: listen, port: port)
+                let bound = try server.listen(host: listen, port: port)
+                FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(bound)/ for the box at \(socket)\n".utf8))
             } catch {
-                throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE?)")
+                throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE? a numeric address?)")
             }
+            server.serve()
         }
     }
 

@@ -1,0 +1,91 @@
+import Glibc
+import SystemPackage
+
+/// TCP sockets for tock-web's listener. Same errno policy as the rest of
+/// `Syscall`.
+extension Syscall {
+    /// `socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)`, socket(2).
+    static func tcpSocket(_ family: CInt) throws(Errno) -> FileDescriptor {
+        let type = CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue) | CInt(SOCK_NONBLOCK.rawValue)
+        return FileDescriptor(rawValue: try check(retryOnInterrupt: false) { socket(family, type, 0) })
+    }
+
+    /// `setsockopt(fd, level, name, &value)` for an integer option, socket(7).
+    static func setOption(_ fd: FileDescriptor, _ level: CInt, _ name: CInt, _ value: CInt) throws(Errno) {
+        var v = value
+        _ = try check(retryOnInterrupt: false) { setsockopt(fd.rawValue, level, name, &v, socklen_t(MemoryLayout<CInt>.size)) }
+    }
+
+    /// `bind(fd, address)`, bind(2), for an IPv4 or IPv6 numeric address.
+    /// `EINVAL` when `host` is neither.
+    static func bind(_ fd: FileDescriptor, host: String, port: UInt16, family: CInt) throws(Errno) {
+        if family == AF_INET6 {
+            var a = sockaddr_in6()
+            a.sin6_family = sa_family_t(AF_INET6)
+            a.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &a.sin6_addr) == 1 else { throw Errno.invalidArgument }
+            _ = try check(retryOnInterrupt: false) {
+                withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            }
+        } else {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &a.sin_addr) == 1 else { throw Errno.invalidArgument }
+            _ = try check(retryOnInterrupt: false) {
+                withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            }
+        }
+    }
+
+    /// The port a bound socket got, getsockname(2) (the same offset in
+    /// `sockaddr_in` and `sockaddr_in6`).
+    static func localPort(_ fd: FileDescriptor) throws(Errno) -> UInt16 {
+        var a = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        _ = try check(retryOnInterrupt: false) {
+            withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) } }
+        }
+        return UInt16(bigEndian: a.sin6_port)
+    }
+
+    /// `accept(fd, NULL, NULL)`, accept(2), on a non-blocking listener,
+    /// the connection close-on-exec and blocking (its reads and writes wait
+    /// in poll(2) with a deadline). Nil when no connection is pending (or
+    /// it was reset before it was taken); `EMFILE`, `ENFILE`, `ENOBUFS`
+    /// and `ENOMEM` are thrown for the caller to wait and retry.
+    static func acceptTCP(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
+        let c: CInt
+        do throws(Errno) {
+            c = try check(retryOnInterrupt: true) { Glibc.accept(fd.rawValue, nil, nil) }
+        } catch {
+            if error == .wouldBlock || error == .connectionAbort { return nil }
+            throw error
+        }
+        _ = fcntl(c, F_SETFD, FD_CLOEXEC)
+        return FileDescriptor(rawValue: c)
+    }
+
+    /// `poll({fd, events}, 1, timeout)`, poll(2): whether `events` (or an
+    /// error, or hang-up) are pending within `timeoutMilliseconds`. `EINTR`
+    /// answers false: the caller computes what is left of its deadline.
+    static func wait(_ fd: FileDescriptor, for events: Int16, timeoutMilliseconds: CInt) throws(Errno) -> Bool {
+        var p = pollfd(fd: fd.rawValue, events: events, revents: 0)
+        do {
+            return try check(retryOnInterrupt: false) { poll(&p, 1, timeoutMilliseconds) } > 0
+        } catch where error == .interrupted {
+            return false
+        }
+    }
+
+    /// `recv(fd, buffer, MSG_DONTWAIT)`, recv(2): nil when nothing is
+    /// pending, 0 at end of stream.
+    static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        do throws(Errno) {
+            return try check(retryOnInterrupt: true) { recv(fd.rawValue, buffer.baseAddress, buffer.count, CInt(MSG_DONTWAIT)) }
+        } catch {
+            if error == .wouldBlock { return nil }
+            throw error
+        }
+    }
+}

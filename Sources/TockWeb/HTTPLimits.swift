@@ -1,0 +1,36 @@
+/// What one client may make tock-web hold, and for how long. The page's
+/// requests are small (the largest body is an alarm's JSON, under 200
+/// bytes; a browser's head is 0.5-2 KiB), so the limits sit far above
+/// what a person's browser sends and far below what would matter to a
+/// process capped at 64 MiB (`MemoryMax=64M`).
+public struct HTTPLimits: Sendable {
+    /// Request line and headers together (431 beyond; nginx's default
+    /// buffers are 1 KiB, then 4 x 8 KiB).
+    public var head = 16 * 1024
+    /// A request body, by `Content-Length` or counted while chunked (413 beyond).
+    public var body = 16 * 1024
+    /// From a connection's first byte (or the end of the previous reply)
+    /// to the end of the request's head, and then to the end of its body:
+    /// a client that sends a byte every few seconds is cut at this.
+    public var requestTime: Duration = .seconds(10)
+    /// How long a reply may wait for the client to take it.
+    public var writeTime: Duration = .seconds(10)
+    /// Connections served at once. Beyond, the one that has waited longest
+    /// without sending a byte is closed for the new one; if every one is
+    /// in the middle of a request, the new one is answered 503 and closed.
+    /// systemd's default soft limit is 1,024 descriptors.
+    public var connections = 128
+    /// Live displays (`/api/events`) at once; more are answered 503.
+    public var eventStreams = 16
+    /// A live display gets a comment line this often when nothing
+    /// happens, so that a peer that went away is found by the write.
+    public var eventHeartbeat: Duration = .seconds(15)
+    /// A live display is ended after this (the page reconnects at once).
+    public var eventLifetime: Duration = .seconds(30 * 60)
+    /// Requests to the appliance at once; more are answered 503 at once.
+    public var boxCalls = 4
+    /// After accept(2) fails for want of descriptors or memory.
+    public var acceptPause: Duration = .milliseconds(250)
+
+    public init() {}
+}
