@@ -51,8 +51,17 @@ public final class TCPListener: @unchecked Sendable {
 public final class TCPConnection: @unchecked Sendable {
     public let descriptor: FileDescriptor
     public private(set) var isClosed = false
+    /// Who connected: an IPv4 address, or an IPv6 /64 (one host's share),
+    /// and whether it is this machine ("" and false when unknown).
+    public let peer: String
+    public let peerIsLoopback: Bool
 
-    init(descriptor: FileDescriptor) { self.descriptor = descriptor }
+    init(descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+        let p = Syscall.peerAddress(descriptor)
+        peer = p?.address ?? ""
+        peerIsLoopback = p?.loopback ?? false
+    }
 
     /// Wait at most `milliseconds` for input, end of stream or an error.
     public func waitReadable(milliseconds: Int) throws(Errno) -> Bool {

@@ -20,6 +20,14 @@ public struct HTTPLimits: Sendable {
     /// in the middle of a request, the new one is answered 503 and closed.
     /// systemd's default soft limit is 1,024 descriptors.
     public var connections = 128
+    /// Connections one address (an IPv4 host, an IPv6 /64) may hold, so
+    /// that one machine on the LAN cannot take every slot by staying one
+    /// under the total: beyond, that address's own idlest connection makes
+    /// room, or the new one is answered 503. A phone's browser opens six.
+    /// The machine itself is exempt while `loopbackExempt` (a reverse proxy
+    /// on the box brings everyone from 127.0.0.1: the proxy limits them).
+    public var perAddress = 16
+    public var loopbackExempt = true
     /// Live displays (`/api/events`) at once; more are answered 503.
     public var eventStreams = 16
     /// A live display gets a comment line this often when nothing

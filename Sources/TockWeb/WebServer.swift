@@ -22,6 +22,9 @@ public final class WebServer: @unchecked Sendable {
     /// to wait (a counter): the first to go when the cap is reached.
     private var idle: [ObjectIdentifier: (since: Int, connection: TCPConnection)] = [:]
     private var evicted: Set<ObjectIdentifier> = []
+    /// Connections held per address (`limits.perAddress`), and whose each is.
+    private var byAddress: [String: Int] = [:]
+    private var owner: [ObjectIdentifier: String] = [:]
     private var ticket = 0
     /// Connections evicted for new ones since the start.
     public private(set) var evictions = 0
@@ -110,22 +113,43 @@ public final class WebServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Of the idle (of `address` only, if given), the one waiting longest
+    /// whose request has not begun to arrive (bytes already pending mean a
+    /// request on its way), closed to make room. Called under the lock.
+    private func evictIdlest(of address: String? = nil) -> Bool {
+        guard let (key, victim) = idle.filter({ address == nil || owner[$0.key] == address })
+            .sorted(by: { $0.value.since < $1.value.since })
+            .first(where: { (try? $0.value.connection.waitReadable(milliseconds: 0)) == false }) else { return false }
+        // The idlest goes, as on the control socket: connections that have
+        // sent nothing cannot keep a person's browser out. Its thread wakes
+        // to end of stream, ends, and closes it.
+        idle[key] = nil
+        evicted.insert(key)
+        victim.connection.shutdown()
+        release(key)
+        evictions += 1
+        return true
+    }
+
+    /// A connection no longer counted (ended or evicted). Under the lock.
+    private func release(_ key: ObjectIdentifier) {
+        active -= 1
+        if let who = owner.removeValue(forKey: key) {
+            byAddress[who, default: 1] -= 1
+            if byAddress[who] == 0 { byAddress[who] = nil }
+        }
+    }
+
     private func admit(_ c: TCPConnection) {
         lock.lock()
-        // Of the idle, the one waiting longest whose request has not begun
-        // to arrive (bytes already pending mean a request on its way).
-        if active >= limits.connections,
-           let (key, victim) = idle.sorted(by: { $0.value.since < $1.value.since })
-               .first(where: { (try? $0.value.connection.waitReadable(milliseconds: 0)) == false }) {
-            // The idlest goes, as on the control socket: connections that
-            // have sent nothing cannot keep a person's browser out. Its
-            // thread wakes to end of stream, ends, and closes it.
-            idle[key] = nil
-            evicted.insert(key)
-            victim.connection.shutdown()
-            active -= 1
-            evictions += 1
+        let limited = limits.perAddress > 0 && !(limits.loopbackExempt && c.peerIsLoopback)
+        if limited, byAddress[c.peer, default: 0] >= limits.perAddress, !evictIdlest(of: c.peer) {
+            lock.unlock()
+            _ = try? c.send(HTTPSession.encode(.error(503, "too many connections from your address (\(limits.perAddress)); try again"), keepAlive: false)[...])
+            c.close()
+            return
         }
+        if active >= limits.connections { _ = evictIdlest() }
         guard active < limits.connections else {
             lock.unlock()
             // Refused in one non-blocking send: a full peer gets nothing but the close.
@@ -136,6 +160,10 @@ public final class WebServer: @unchecked Sendable {
         active += 1
         // Idle from the moment it is accepted, in the order of accept.
         let key = ObjectIdentifier(c)
+        if limited {
+            owner[key] = c.peer
+            byAddress[c.peer, default: 0] += 1
+        }
         ticket += 1
         idle[key] = (ticket, c)
         lock.unlock()
@@ -156,7 +184,7 @@ public final class WebServer: @unchecked Sendable {
             // Closed under the lock: an eviction never shuts down a descriptor closed and reused.
             lock.lock()
             idle[key] = nil
-            if evicted.remove(key) == nil { active -= 1 }
+            if evicted.remove(key) == nil { release(key) }
             c.close()
             lock.unlock()
         }

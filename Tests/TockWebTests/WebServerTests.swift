@@ -38,8 +38,15 @@ final class WebServerTests: XCTestCase {
     final class Client {
         let fd: Int32
 
-        init(port: UInt16, timeout: Double = 5) throws {
+        init(port: UInt16, timeout: Double = 5, from source: String? = nil) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if let source {  // another loopback address: another host, as the server counts them
+                var b = sockaddr_in()
+                b.sin_family = sa_family_t(AF_INET)
+                b.sin_addr.s_addr = inet_addr(source)
+                let r = withUnsafePointer(to: &b) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+                guard r == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+            }
             var a = sockaddr_in()
             a.sin_family = sa_family_t(AF_INET)
             a.sin_port = port.bigEndian
@@ -136,18 +143,16 @@ final class WebServerTests: XCTestCase {
 
     // MARK: 3. heads
 
-    /// A 128 KiB header is refused with 431 at 16 KiB, quickly (the old
-    /// server spent 8.8 s of CPU on it, 4x for each doubling).
+    /// A 128 KiB header is refused with 431 at 16 KiB (the old server spent
+    /// 8.8 s of CPU on it, 4x for each doubling; the CPU a flood of them
+    /// costs now is measured by `make web-flood`, not here).
     func testAHugeHeaderIsRefusedAtTheLimitInLinearTime() throws {
         try start()
         let c = try Client(port: port)
-        let t = try elapsed {
-            c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
-            c.send([UInt8](repeating: 0x61, count: 128 * 1024))
-            c.send("\r\n\r\n")
-            XCTAssertEqual(c.status(), 431)
-        }
-        XCTAssertLessThan(t, 1)
+        c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        c.send([UInt8](repeating: 0x61, count: 128 * 1024))
+        c.send("\r\n\r\n")
+        XCTAssertEqual(c.status(), 431)
         // Many small headers: the same total limit.
         let d = try Client(port: port)
         d.send("GET / HTTP/1.1\r\n" + String(repeating: "A: b\r\n", count: 5000) + "\r\n")
@@ -165,16 +170,11 @@ final class WebServerTests: XCTestCase {
         let both = RequestHead(method: "POST", target: "/", version: "HTTP/1.1", headers: ["content-length": "3", "transfer-encoding": "chunked"])
         XCTAssertThrowsError(try both.framing(limit: 10))
         XCTAssertEqual(RequestHead.end(in: Array("GET / HTTP/1.1\r\n\r\nrest".utf8), from: 0), 18)
-        // The time to parse grows with the size, not its square: 8 KiB and 16 KiB of headers.
-        func cost(_ n: Int) throws -> Double {
-            let bytes = Array(("GET / HTTP/1.1\r\n" + String(repeating: "X-Header: value\r\n", count: n) + "\r\n").utf8)
-            let t = Date()
-            for _ in 0..<20 { _ = try RequestHead.parse(bytes[...]) }
-            return Date().timeIntervalSince(t)
-        }
-        _ = try cost(500)
-        let small = try cost(500), large = try cost(1000)
-        XCTAssertLessThan(large / small, 3.5, "doubling the head should double the cost (\(small) s, \(large) s)")
+        // One pass: the largest head accepted (16 KiB of headers) parses
+        // whole, every header kept.
+        let big = Array(("GET / HTTP/1.1\r\n" + (0..<900).map { "X-H\($0): value\r\n" }.joined() + "\r\n").utf8)
+        XCTAssertLessThanOrEqual(big.count, HTTPLimits().head)
+        XCTAssertEqual(try RequestHead.parse(big[...]).headers.count, 900)
     }
 
     // MARK: 4. connections
@@ -222,6 +222,43 @@ final class WebServerTests: XCTestCase {
         let extra = try Client(port: port)
         XCTAssertEqual(extra.status(), 503)
         _ = idle
+    }
+
+    /// One host cannot take every slot by staying under the total: past
+    /// its own share its idlest connection makes room, then it is refused,
+    /// while another host still gets in.
+    func testOneAddressHoldsAtMostItsShare() throws {
+        var limits = HTTPLimits()
+        limits.connections = 10
+        limits.perAddress = 3
+        limits.loopbackExempt = false  // 127.0.0.2 and .3 stand for two hosts on the LAN
+        try start(limits: limits)
+        let idle = try (0..<3).map { _ in try Client(port: port, from: "127.0.0.2") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let fourth = try Client(port: port, from: "127.0.0.2")
+        fourth.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(fourth.status(), 200)
+        XCTAssertTrue(idle[0].readAll().closed, "its own idlest made room")
+        XCTAssertEqual(server.evictions, 1)
+        // Three in the middle of a request from .2: the next from .2 is refused ...
+        var busy: [Client] = []
+        for _ in 0..<3 {
+            let c = try Client(port: port, from: "127.0.0.2")
+            c.send("GET / HTTP/1.1\r\n")
+            busy.append(c)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let end = Date() + 2
+        while server.connections - server.idleConnections < 3, Date() < end { Thread.sleep(forTimeInterval: 0.005) }
+        let refused = try Client(port: port, from: "127.0.0.2")
+        let reply = String(decoding: refused.readAll().bytes, as: UTF8.self)
+        XCTAssertTrue(reply.hasPrefix("HTTP/1.1 503"), reply)
+        XCTAssertTrue(reply.contains("too many connections from your address (3)"), reply)
+        // ... and another host is served (7 of the 10 slots are free to it).
+        let other = try Client(port: port, from: "127.0.0.3")
+        other.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(other.status(), 200)
+        _ = (idle, busy)
     }
 
     /// A token, paired over HTTP with the code the fake box "shows".
