@@ -304,8 +304,8 @@ enum Page {
     }
     // The live stream is the page's one source: its first event is the
     // status (no GET /api/status on load), then the display's changes; a
-    // state or switch change reads the status again unless an action's
-    // reply already showed it. A page out of sight drops the stream and
+    // state, switch or buzzer change reads the status again unless an
+    // action's reply already showed it. A page out of sight drops the stream and
     // takes it up again when it comes back.
     let events, paired = false;
     function showPairing() {
@@ -323,7 +323,9 @@ enum Page {
         if (e.ok !== undefined) { first = false; render(e); shown(); return; }
         if (first) { first = false; refresh().then(shown, () => {}); }
         if (e.segments) drawDisplay(e.segments, e.colon, e.display);
-        if ((e.state && e.state !== last.state) || (e.switch && e.switch !== last.switch)) refresh().catch(() => {});
+        // A daily alarm changes no state: its buzzer says it rings.
+        if ((e.state && e.state !== last.state) || (e.switch && e.switch !== last.switch)
+            || (e.buzzer !== undefined && e.buzzer !== last.buzzer)) refresh().catch(() => {});
       };
       events.onerror = () => {
         if (events && events.readyState === EventSource.CLOSED) refresh().then(() => setTimeout(listen, 1000), () => { if (!paired) showPairing(); });
