@@ -15,7 +15,12 @@ enum Page {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <meta name="theme-color" content="#1b1b1b">
     <title>Tock</title>
+    <link rel="manifest" href="/manifest.webmanifest">
+    <link rel="icon" href="/icon.svg" type="image/svg+xml">
+    <link rel="apple-touch-icon" href="/icon.svg">
     <link rel="stylesheet" href="/app.css">
     <script src="/app.js" defer></script>
     </head>
@@ -26,63 +31,72 @@ enum Page {
       <p>Ask the box for a code: it shows four digits on its display for a minute.</p>
       <button id="ask" type="button">Show a code on the box</button>
       <form id="pair-form">
-        <label>Code <input id="code" name="code" inputmode="numeric" autocomplete="off" maxlength="4" pattern="[0-9]{4}" required></label>
+        <label for="code">Code</label>
+        <input id="code" name="code" inputmode="numeric" autocomplete="off" maxlength="4" pattern="[0-9]{4}" required aria-describedby="pair-message">
         <button type="submit">Pair</button>
       </form>
-      <p id="pair-message" role="status"></p>
+      <p id="pair-message" class="error" role="status"></p>
     </section>
     <main id="app" hidden>
       <section class="card display-card">
-        <div id="display" data-testid="display" aria-label=""></div>
-        <p id="left"></p>
-        <div class="buttons">
-          <button data-post="/api/start">Start</button>
-          <button data-post="/api/stop">Stop</button>
-          <button data-post="/api/reset">Reset</button>
+        <div id="ringing" role="alert" hidden>
+          <p id="ring-text"></p>
+          <button id="silence" class="wide"></button>
+          <button id="dismiss" class="wide" hidden>Dismiss</button>
         </div>
-        <div class="switch" role="group" aria-label="Up/Down switch">
-          <span>Switch</span>
+        <div id="display" data-testid="display" aria-label=""></div>
+        <p id="left" aria-live="off"></p>
+        <div class="buttons">
+          <button id="start" class="start" data-post="/api/start"><span aria-hidden="true">&#9654;</span> Start</button>
+          <button id="stop" class="stop" data-post="/api/stop"><span aria-hidden="true">&#10074;&#10074;</span> Stop</button>
+          <button id="reset" class="reset" data-post="/api/reset"><span aria-hidden="true">&#8634;</span> Reset</button>
+        </div>
+        <div class="switch" role="group" aria-labelledby="switch-name">
+          <span id="switch-name">Switch</span>
           <button id="switch-up" data-switch="up" aria-pressed="false">Up</button>
           <button id="switch-down" data-switch="down" aria-pressed="false">Down</button>
         </div>
-        <p id="ringing" hidden><span id="ring-text"></span>
-          <button data-post="/api/alarm/snooze">Snooze</button>
-          <button data-post="/api/alarm/dismiss">Dismiss</button></p>
-        <p id="message" role="status"></p>
+        <p id="snoozed" hidden><span id="snoozed-text"></span> <button data-post="/api/alarm/dismiss">Dismiss</button></p>
+        <p id="message" class="error" role="status"></p>
       </section>
       <section class="card">
         <h2>Mode and preset</h2>
-        <label>Mode <select id="mode">
+        <div class="field"><label for="mode">Mode</label> <select id="mode">
           <option>timer</option><option>stopwatch</option><option>countdown</option><option>interval</option>
-        </select></label>
-        <label id="program-row" hidden>Program <select id="program"></select></label>
-        <form id="preset-form"><label>Preset <input id="preset" placeholder="12m30s" required></label>
+        </select></div>
+        <p id="mode-error" class="error" role="status"></p>
+        <div id="program-row" class="field" hidden><label for="program">Program</label> <select id="program"></select></div>
+        <form id="preset-form"><label for="preset">Preset</label> <input id="preset" placeholder="12m30s" required aria-describedby="preset-error">
           <button type="submit">Set</button></form>
+        <p id="preset-error" class="error" role="status"></p>
         <p id="presets"></p>
       </section>
       <section class="card">
         <h2>Brightness</h2>
-        <label>By day <input id="brightness" type="range" min="0" max="7" step="1">
-          <output id="brightness-value"></output></label>
+        <div class="field"><label for="brightness">By day</label> <input id="brightness" type="range" min="0" max="7" step="1">
+          <output id="brightness-value" for="brightness"></output></div>
+        <p id="brightness-error" class="error" role="status"></p>
         <p id="night-text"></p>
         <form id="night-form">
-          <label>Night from <input id="night-from" type="time" required></label>
-          <label>to <input id="night-to" type="time" required></label>
-          <label>at <select id="night-level"><option>0</option><option selected>1</option><option>2</option><option>3</option>
-            <option>4</option><option>5</option><option>6</option><option>7</option></select></label>
+          <label for="night-from">Night from</label> <input id="night-from" class="hhmm" required>
+          <label for="night-to">to</label> <input id="night-to" class="hhmm" required>
+          <label for="night-level">at</label> <select id="night-level"><option>0</option><option selected>1</option><option>2</option><option>3</option>
+            <option>4</option><option>5</option><option>6</option><option>7</option></select>
           <button type="submit">Set</button>
           <button id="night-off" type="button">No night</button>
         </form>
+        <p id="night-error" class="error" role="status"></p>
       </section>
       <section class="card">
         <h2>Alarms</h2>
         <ul id="alarms"></ul>
         <form id="alarm-form">
-          <input id="alarm-at" type="time" required aria-label="time">
-          <input id="alarm-days" placeholder="every day" aria-label="days">
-          <input id="alarm-label" placeholder="label" aria-label="label" maxlength="16">
+          <label for="alarm-at">At</label> <input id="alarm-at" class="hhmm" required>
+          <label for="alarm-days">Days</label> <input id="alarm-days" placeholder="every day">
+          <label for="alarm-label">Label</label> <input id="alarm-label" maxlength="16">
           <button type="submit">Add</button>
         </form>
+        <p id="alarm-error" class="error" role="status"></p>
       </section>
       <section class="card">
         <h2>Paired browsers</h2>
@@ -93,62 +107,109 @@ enum Page {
     </html>
     """#
 
+    /// A home-screen icon (the manifest's, and the tab's): a lit 7-segment
+    /// digit on the display's black.
+    static let icon = #"""
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" rx="18" fill="#0c0c0c"/><g fill="#e8202a"><path d="M34 16h28l-5 6H39z"/><path d="M65 19v26l-5-4V24z"/><path d="M65 51v26l-5-5V55z"/><path d="M34 80h28l-5-6H39z"/><path d="M31 51v26l5-5V55z"/><path d="M31 19v26l5-4V24z" opacity=".25"/><path d="M35 48l4-4h18l4 4-4 4H39z"/></g></svg>
+    """#
+
+    static let manifest = #"""
+    {"name":"Tock","short_name":"Tock","start_url":"/","scope":"/","display":"standalone","background_color":"#1b1b1b","theme_color":"#1b1b1b",
+     "icons":[{"src":"/icon.svg","sizes":"any","type":"image/svg+xml","purpose":"any"}]}
+    """#
+
     static let css = #"""
+    :root { --bg: #f3f3f1; --fg: #1b1b1b; --card: #fff; --line: #999; --soft: #eee; --btn: #fafafa; --err: #a01515;
+            --go: #1d7a34; --halt: #b86e00; --ring: #c4161c; color-scheme: light dark; }
+    @media (prefers-color-scheme: dark) {
+      :root { --bg: #111; --fg: #e8e8e8; --card: #1e1e1e; --line: #555; --soft: #2a2a2a; --btn: #2b2b2b; --err: #ff7b7b;
+              --go: #2f9e4c; --halt: #c98a1c; --ring: #d8262c; }
+    }
     * { box-sizing: border-box; }
     [hidden] { display: none !important; }
-    body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: #f3f3f1; color: #1b1b1b; }
+    body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--fg); }
     header { display: flex; align-items: baseline; gap: 1em; padding: .6em 1em; background: #1b1b1b; color: #fafafa; }
     header h1 { margin: 0; font-size: 1.3em; }
     main, #pairing { display: grid; gap: 1em; padding: 1em; max-width: 1100px; margin: 0 auto; }
     @media (min-width: 800px) { main { grid-template-columns: 1fr 1fr; } .display-card { grid-row: span 2; } }
-    .card { background: #fff; border-radius: 10px; padding: 1em; box-shadow: 0 1px 3px rgba(0,0,0,.15); }
+    .card { background: var(--card); border-radius: 10px; padding: 1em; box-shadow: 0 1px 3px rgba(0,0,0,.15); }
     h2 { margin: 0 0 .5em; font-size: 1.1em; }
     #display svg { width: 100%; height: auto; display: block; border-radius: 8px; }
+    #left { margin: .4em 0 0; font-variant-numeric: tabular-nums; }
     .buttons { display: grid; grid-template-columns: repeat(3, 1fr); gap: .5em; margin-top: .8em; }
-    button { font: inherit; padding: .7em 1em; border-radius: 8px; border: 1px solid #999; background: #fafafa; cursor: pointer; }
-    .buttons button { font-size: 1.15em; }
-    input, select { font: inherit; padding: .5em; border-radius: 6px; border: 1px solid #999; max-width: 100%; }
-    form { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .5em 0; }
+    button { font: inherit; color: inherit; padding: .7em 1em; border-radius: 8px; border: 1px solid var(--line); background: var(--btn); cursor: pointer; }
+    .buttons button { font-size: 1.15em; font-weight: 600; color: #fff; border: 0; }
+    .buttons .start { background: var(--go); }
+    .buttons .stop { background: var(--halt); }
+    .buttons .reset { background: #5a5f66; }
+    input, select { font: inherit; color: inherit; background: var(--card); padding: .5em; border-radius: 6px; border: 1px solid var(--line); max-width: 100%; }
+    input.hhmm { width: 5.5em; font-variant-numeric: tabular-nums; }
+    input[aria-invalid="true"] { border-color: var(--err); }
+    form, .field { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .5em 0; }
     ul { list-style: none; padding: 0; margin: 0; }
-    li { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; padding: .4em 0; border-bottom: 1px solid #eee; }
+    li { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; padding: .4em 0; border-bottom: 1px solid var(--soft); }
     li span { flex: 1 1 12em; }
     li button { padding: .3em .6em; }
     .switch { display: flex; gap: .5em; align-items: center; margin-top: .8em; }
     .switch span { flex: 0 0 auto; }
     .switch button { flex: 1; }
-    .switch button[aria-pressed="true"] { background: #1b1b1b; color: #fafafa; border-color: #1b1b1b; }
+    .switch button[aria-pressed="true"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
     #brightness { vertical-align: middle; }
-    #message, #pair-message { min-height: 1.4em; color: #a01515; }
+    .error { margin: 0; color: var(--err); }
+    .error:empty { display: none; }
+    #message, #pair-message { min-height: 1.4em; }
+    #ringing { display: grid; gap: .6em; margin-bottom: .8em; padding: 1em; border-radius: 10px; background: var(--ring); color: #fff;
+               animation: pulse 1s ease-in-out infinite alternate; }
+    #ring-text { margin: 0; font-size: 1.6em; font-weight: 700; text-align: center; }
+    .wide { display: block; width: 100%; padding: 1em; font-size: 1.4em; font-weight: 700; border: 0; background: #fff; color: var(--ring); }
+    #dismiss { background: transparent; color: #fff; border: 2px solid #fff; font-size: 1.1em; }
+    body.ringing header { background: var(--ring); }
+    @keyframes pulse { to { filter: brightness(1.25); } }
+    @media (prefers-reduced-motion: reduce) { #ringing { animation: none; } }
     """#
 
     static let js = #"""
     "use strict";
     const $ = (id) => document.getElementById(id);
     const SEG = [[1,0,true],[2,1,false],[2,3,false],[1,4,true],[0,3,false],[0,1,false],[1,2,true]];
+    const ON = "#e8202a", OFF = "#2e2e2e";
     function digitSVG(bits, x) {
       const L = 30, W = 8, out = [];
       SEG.forEach(([cx, cy, h], i) => {
         const on = (bits >> i) & 1;
-        let px, py;
-        if (h) { px = x + 10 + L / 2; py = 10 + (cy / 2) * L; } else { px = x + 10 + (cx / 2) * L; py = 10 + ((cy + 0) / 2) * L; }
+        const px = h ? x + 10 + L / 2 : x + 10 + (cx / 2) * L, py = 10 + (cy / 2) * L;
         const s = L / 2 - 2, t = W / 2;
         const pts = h ? [[px - s, py], [px - s + t, py - t], [px + s - t, py - t], [px + s, py], [px + s - t, py + t], [px - s + t, py + t]]
                       : [[px, py - s], [px + t, py - s + t], [px + t, py + s - t], [px, py + s], [px - t, py + s - t], [px - t, py - s + t]];
-        out.push(`<polygon class="${on ? "on" : "off"}" points="${pts.map(p => p.join(",")).join(" ")}" fill="${on ? "#e8202a" : "#2e2e2e"}"/>`);
+        out.push(`<polygon class="${on ? "on" : "off"}" points="${pts.map(p => p.join(",")).join(" ")}" fill="${on ? ON : OFF}"/>`);
       });
-      out.push(`<circle cx="${x + 10 + L + 8}" cy="${10 + 2 * L}" r="4" fill="${(bits & 128) ? "#e8202a" : "#2e2e2e"}"/>`);
+      out.push(`<circle cx="${x + 10 + L + 8}" cy="${10 + 2 * L}" r="4" fill="${(bits & 128) ? ON : OFF}"/>`);
       return out.join("");
     }
+    // The last status (from GET /api/status, an action's reply or the stream's first event).
+    let last = {};
     function drawDisplay(segments, colon, text) {
       const n = segments.length, step = 58, width = n * step + 20;
       let body = segments.map((b, i) => digitSVG(b, 10 + i * step + (n === 4 && i >= 2 ? 14 : 0))).join("");
       if (n === 4) {
-        const cx = 10 + 2 * step + 2, c = colon ? "#e8202a" : "#2e2e2e";
+        const cx = 10 + 2 * step + 2, c = colon ? ON : OFF;
         body += `<circle cx="${cx}" cy="32" r="4" fill="${c}"/><circle cx="${cx}" cy="58" r="4" fill="${c}"/>`;
       }
       $("display").innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width + 14} 90" role="img"><rect width="100%" height="100%" fill="#0c0c0c"/>${body}</svg>`;
       $("display").setAttribute("aria-label", text || "");
       $("display").dataset.text = text || "";
+      leftLine(text);
+    }
+    // "left" or "elapsed" follows what the display shows while a count runs
+    // (a blank blink keeps the line as it was); otherwise it is the status's.
+    function leftLine(text) {
+      const shown = (text || "").trim(), word = last.direction === "up" ? "elapsed" : "left";
+      if (last.notice || !["running", "paused"].includes(last.state)) {
+        $("left").textContent = last.remaining_ms !== undefined && last.direction !== "up" ? `${fmt(last.remaining_ms)} left`
+          : last.elapsed_ms !== undefined ? `${fmt(last.elapsed_ms)} elapsed` : "";
+      } else if (/\d/.test(shown)) {
+        $("left").textContent = `${shown} ${word}`;
+      }
     }
     async function api(method, path, body) {
       const init = { method, headers: {}, credentials: "same-origin" };
@@ -160,12 +221,44 @@ enum Page {
       if (!r.ok) { throw new Error(data.error || r.statusText); }
       return data;
     }
-    function say(text) { $("message").textContent = text || ""; }
+    // A refusal goes beside what it concerns: `where` is the id of the
+    // error line under that field or form (the display's by default).
+    function say(text, where) {
+      const p = $(where || "message");
+      p.textContent = text || "";
+      const form = p.previousElementSibling;
+      if (form) for (const i of form.querySelectorAll("input")) {
+        if (text) { i.setAttribute("aria-invalid", "true"); i.setAttribute("aria-describedby", p.id); } else i.removeAttribute("aria-invalid");
+      }
+    }
     function fmt(ms) { const s = Math.round(ms / 1000), m = Math.floor(s / 60); return `${m}:${String(s % 60).padStart(2, "0")}`; }
+    let buzz;
+    // A ringing count or daily alarm: the red band with a full-width
+    // Silence (or Snooze), the tab's title, and the phone's vibration.
+    function ringing(s) {
+      const alarm = s.alarm && s.alarm.startsWith("ringing") ? s.alarm.slice(8) : null, count = s.state === "ringing";
+      const on = !!(alarm || count);
+      $("ringing").hidden = !on;
+      document.body.classList.toggle("ringing", on);
+      if (on) {
+        $("ring-text").textContent = alarm ? `Alarm ${alarm}` : "Time's up";
+        $("silence").textContent = alarm ? "Snooze" : "Silence";
+        $("silence").dataset.post = alarm ? "/api/alarm/snooze" : "/api/stop";
+        $("dismiss").hidden = !alarm;
+      }
+      document.title = on ? `\u23F0 ${alarm ? `Alarm ${alarm}` : "Time's up"} \u2013 Tock` : "Tock";
+      if (on && !buzz && navigator.vibrate) {
+        const pulse = () => { try { navigator.vibrate([400, 200, 400, 200, 400]); } catch (e) {} };
+        pulse(); buzz = setInterval(pulse, 2500);
+      } else if (!on && buzz) { clearInterval(buzz); buzz = undefined; try { navigator.vibrate(0); } catch (e) {} }
+      const snoozed = s.alarm && s.alarm.startsWith("snoozed");
+      $("snoozed").hidden = !snoozed;
+      $("snoozed-text").textContent = snoozed ? `Alarm ${s.alarm}` : "";
+    }
     function render(s) {
+      last = s;
       $("state").textContent = s.state + (s.mode ? ` · ${s.mode}` : "");
-      if (s.segments) drawDisplay(s.segments, s.colon, s.display);
-      $("left").textContent = s.remaining_ms !== undefined ? `${fmt(s.remaining_ms)} left` : s.elapsed_ms !== undefined ? `${fmt(s.elapsed_ms)} elapsed` : "";
+      if (s.segments) drawDisplay(s.segments, s.colon, s.display); else leftLine(s.display);
       $("mode").value = s.mode;
       $("presets").textContent = s.presets ? `Presets: ${s.presets.join(", ")} (now ${s.preset})` : "";
       for (const b of document.querySelectorAll("[data-switch]")) b.setAttribute("aria-pressed", String(s.switch === b.dataset.switch));
@@ -182,21 +275,21 @@ enum Page {
       if (s.night && !$("night-form").contains(document.activeElement)) {
         $("night-from").value = s.night.from; $("night-to").value = s.night.to; $("night-level").value = String(s.night.brightness);
       }
-      $("ringing").hidden = !s.alarm;
-      $("ring-text").textContent = s.alarm ? `Alarm ${s.alarm}` : "";
+      ringing(s);
       const ul = $("alarms"); ul.innerHTML = "";
       for (const a of s.alarms || []) {
         const li = document.createElement("li");
         const span = document.createElement("span"); span.textContent = a.line; li.append(span);
-        const add = (label, method, path) => { const b = document.createElement("button"); b.textContent = label; b.onclick = () => act(method, path); li.append(b); };
+        const add = (label, method, path) => { const b = document.createElement("button"); b.textContent = label; b.onclick = () => act(method, path, undefined, "alarm-error"); li.append(b); };
         add(a.enabled ? "Off" : "On", "POST", `/api/alarms/${a.n}/${a.enabled ? "off" : "on"}`);
         add("Skip next", "POST", `/api/alarms/${a.n}/skip-next`);
         add("Remove", "DELETE", `/api/alarms/${a.n}`);
         ul.append(li);
       }
     }
-    async function act(method, path, body) {
-      try { const s = await api(method, path, body); say(""); if (s.state) render(s); } catch (e) { say(e.message); }
+    async function act(method, path, body, where) {
+      try { const s = await api(method, path, body); say("", where); if (where) say(""); if (s.state) render(s); }
+      catch (e) { say(e.message, where); }
     }
     async function refresh() { render(await api("GET", "/api/status")); }
     async function tokens() {
@@ -209,37 +302,64 @@ enum Page {
         li.append(b); ul.append(li);
       }
     }
-    let events;
-    function showPairing() { if (events) events.close(); $("app").hidden = true; $("pairing").hidden = false; $("state").textContent = "not paired"; }
-    async function showApp() {
-      $("pairing").hidden = true; $("app").hidden = false;
-      await refresh(); await tokens();
+    // The live stream is the page's one source: its first event is the
+    // status (no GET /api/status on load), then the display's changes; a
+    // state, switch or buzzer change reads the status again unless an
+    // action's reply already showed it. A page out of sight drops the stream and
+    // takes it up again when it comes back.
+    let events, paired = false;
+    function showPairing() {
+      paired = false;
+      if (events) { events.close(); events = undefined; }
+      $("app").hidden = true; $("pairing").hidden = false; $("state").textContent = "not paired";
+    }
+    function listen() {
       if (events) events.close();
+      let first = true;
       events = new EventSource("/api/events");
       events.onmessage = (m) => {
         const e = JSON.parse(m.data);
+        const shown = () => { if (!paired) { paired = true; $("pairing").hidden = true; $("app").hidden = false; tokens().catch(() => {}); } };
+        if (e.ok !== undefined) { first = false; render(e); shown(); return; }
+        if (first) { first = false; refresh().then(shown, () => {}); }
         if (e.segments) drawDisplay(e.segments, e.colon, e.display);
-        if (e.state || e.switch) refresh().catch(() => {});
+        // A daily alarm changes no state: its buzzer says it rings.
+        if ((e.state && e.state !== last.state) || (e.switch && e.switch !== last.switch)
+            || (e.buzzer !== undefined && e.buzzer !== last.buzzer)) refresh().catch(() => {});
+      };
+      events.onerror = () => {
+        if (events && events.readyState === EventSource.CLOSED) refresh().then(() => setTimeout(listen, 1000), () => { if (!paired) showPairing(); });
       };
     }
+    document.addEventListener("visibilitychange", () => {
+      if (!paired) return;
+      if (document.hidden) { if (events) { events.close(); events = undefined; } } else if (!events) listen();
+    });
     document.addEventListener("DOMContentLoaded", () => {
       document.querySelectorAll("[data-post]").forEach((b) => b.onclick = () => act("POST", b.dataset.post));
-      $("mode").onchange = () => act("POST", "/api/mode", { mode: $("mode").value });
-      $("program").onchange = () => act("POST", "/api/program", { name: $("program").value });
+      $("silence").onclick = () => act("POST", $("silence").dataset.post);
+      $("dismiss").onclick = () => act("POST", "/api/alarm/dismiss");
+      $("mode").onchange = () => act("POST", "/api/mode", { mode: $("mode").value }, "mode-error");
+      $("program").onchange = () => act("POST", "/api/program", { name: $("program").value }, "mode-error");
       document.querySelectorAll("[data-switch]").forEach((b) => b.onclick = () => act("POST", "/api/switch", { position: b.dataset.switch }));
-      $("brightness").onchange = () => act("POST", "/api/brightness", { level: Number($("brightness").value) });
+      $("brightness").onchange = () => act("POST", "/api/brightness", { level: Number($("brightness").value) }, "brightness-error");
+      // Times are 24-hour HH:MM everywhere: text boxes with a pattern, as the box and its lists write them.
+      for (const i of document.querySelectorAll("input.hhmm")) {
+        i.pattern = "([01][0-9]|2[0-3]):[0-5][0-9]"; i.placeholder = "HH:MM"; i.maxLength = 5;
+        i.inputMode = "numeric"; i.autocomplete = "off"; i.title = "24-hour time, HH:MM";
+      }
       $("night-form").onsubmit = (e) => {
         e.preventDefault();
-        act("POST", "/api/night", { from: $("night-from").value, to: $("night-to").value, brightness: Number($("night-level").value) });
+        act("POST", "/api/night", { from: $("night-from").value, to: $("night-to").value, brightness: Number($("night-level").value) }, "night-error");
       };
-      $("night-off").onclick = () => act("POST", "/api/night", { off: true });
-      $("preset-form").onsubmit = (e) => { e.preventDefault(); act("POST", "/api/preset", { duration: $("preset").value }); };
+      $("night-off").onclick = () => act("POST", "/api/night", { off: true }, "night-error");
+      $("preset-form").onsubmit = (e) => { e.preventDefault(); act("POST", "/api/preset", { duration: $("preset").value }, "preset-error"); };
       $("alarm-form").onsubmit = (e) => {
         e.preventDefault();
         const body = { at: $("alarm-at").value };
         if ($("alarm-days").value) body.days = $("alarm-days").value;
         if ($("alarm-label").value) body.label = $("alarm-label").value;
-        act("POST", "/api/alarms", body);
+        act("POST", "/api/alarms", body, "alarm-error");
       };
       $("ask").onclick = async () => {
         try { await api("POST", "/api/pair/request"); $("pair-message").textContent = "The box shows a code for a minute: type it here."; }
@@ -247,10 +367,10 @@ enum Page {
       };
       $("pair-form").onsubmit = async (e) => {
         e.preventDefault();
-        try { await api("POST", "/api/pair", { code: $("code").value, name: navigator.platform || "browser" }); $("pair-message").textContent = ""; await showApp(); }
+        try { await api("POST", "/api/pair", { code: $("code").value, name: navigator.platform || "browser" }); $("pair-message").textContent = ""; listen(); }
         catch (x) { $("pair-message").textContent = x.message; }
       };
-      showApp().catch(() => showPairing());
+      listen();
     });
     """#
 }

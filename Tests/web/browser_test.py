@@ -5,18 +5,29 @@ Usage: browser_test.py TOCK TOCK_WEB [CHROMIUM]"""
 import json
 import os
 import signal
+import socket
+import statistics
 import subprocess
 import sys
 import time
 import unittest
+import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import Box  # noqa: E402
+from harness import Box, free_port  # noqa: E402
 
 TOCK, TOCK_WEB = sys.argv[1], sys.argv[2]
 CHROMIUM = sys.argv[3] if len(sys.argv) > 3 else "/usr/bin/chromium"
+
+
+def listening_on(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
 
 
 class BrowserTest(unittest.TestCase):
@@ -33,6 +44,8 @@ class BrowserTest(unittest.TestCase):
     def setUp(self):
         self.box = Box(TOCK, TOCK_WEB)
         self.context = self.browser.new_context()
+        # The vibration API, recorded (headless chromium has no motor).
+        self.context.add_init_script("navigator.vibrate = (p) => { (window.vibrated = window.vibrated || []).push(p); return true; };")
         self.page = self.context.new_page()
 
     def tearDown(self):
@@ -195,6 +208,228 @@ class BrowserTest(unittest.TestCase):
         status, reply = self.box.http("GET", "/api/status", headers={"Cookie": f"tock_token={token}"})
         self.assertEqual((status, reply["state"]), (200, "running"))
 
+    def test_a_page_out_of_sight_drops_its_stream(self):
+        self.context.add_init_script("""window.streams = []; window.EventSource = class extends EventSource {
+                                          constructor(url) { super(url); window.streams.push(this); } };""")
+        self.pair_in_page()
+        page = self.page
+        page.wait_for_function("() => window.streams.filter(s => s.readyState === 1).length === 1")
+        page.evaluate("""() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+                                document.dispatchEvent(new Event('visibilitychange')); }""")
+        self.assertEqual(page.evaluate("window.streams.filter(s => s.readyState !== 2).length"), 0, "closed while hidden")
+        self.box.cli("start")  # while out of sight: seen when it comes back
+        page.evaluate("""() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true});
+                                document.dispatchEvent(new Event('visibilitychange')); }""")
+        page.wait_for_function("() => window.streams.filter(s => s.readyState === 1).length === 1")
+        expect(page.locator("#state")).to_contain_text("running")
+
+    def test_the_left_line_follows_the_display(self):
+        self.pair_in_page()
+        page = self.page
+        page.click("#start")
+        shown = self.box.wait_for_display(lambda d: d != "02:00")
+        expect(page.locator("#left")).to_have_text(f"{shown} left", timeout=1000)
+        shown = self.box.wait_for_display(lambda d: d not in ("02:00", shown))
+        expect(page.locator("#left")).to_have_text(f"{shown} left", timeout=1000)
+        page.click("#stop")
+        page.click("#reset")
+        expect(page.locator("#state")).to_contain_text("ready")
+        page.select_option("#mode", "stopwatch")
+        expect(page.locator("#state")).to_contain_text("stopwatch")
+        page.click("#switch-up")  # counting up from zero
+        expect(page.locator("#display")).to_have_attribute("data-text", "00:00")
+        page.click("#start")
+        self.box.wait_for_display(lambda d: d.strip() not in ("", "00:00"))
+        # Under a minute the stopwatch shows hundredths, faster than the box can be polled: the line
+        # and the page's display, read together, agree.
+        page.wait_for_function("""() => { const t = document.getElementById('display').dataset.text;
+                                          return t !== '00:00' && document.getElementById('left').textContent === t + ' elapsed'; }""", timeout=1000)
+
+    def test_a_ringing_count_is_unmistakable(self):
+        self.pair_in_page()
+        page = self.page
+        self.box.cli("set", "2s")
+        expect(page.locator("#ringing")).to_be_hidden()
+        self.assertEqual(page.title(), "Tock")
+        page.click("#start")
+        silence = page.locator("#silence")
+        expect(silence).to_be_visible(timeout=5000)
+        self.assertEqual(self.box.status()["state"], "ringing")
+        expect(silence).to_have_text("Silence")
+        # Full width: as wide as the display above it.
+        self.assertGreaterEqual(silence.bounding_box()["width"], page.locator("#display").bounding_box()["width"] * 0.9)
+        self.assertIn("Time's up", page.title())
+        red = page.evaluate("getComputedStyle(document.getElementById('ringing')).backgroundColor")
+        r, g, b = [int(x) for x in red[red.index("(") + 1:red.index(")")].split(",")[:3]]
+        self.assertGreater(r, 2 * max(g, b), red)
+        self.assertTrue(page.evaluate("(window.vibrated || []).length > 0"), "the phone vibrates")
+        silence.click()
+        expect(page.locator("#ringing")).to_be_hidden()
+        self.assertEqual(self.box.status()["state"], "done")
+        self.assertEqual(page.title(), "Tock")
+
+    def test_buttons_labels_times_and_errors(self):
+        self.pair_in_page()
+        page = self.page
+        # Start, Stop and Reset each have their own colour (go, halt, back), white text on it.
+        colours = [page.evaluate(f"getComputedStyle(document.getElementById('{b}')).backgroundColor") for b in ("start", "stop", "reset")]
+        self.assertEqual(len(set(colours)), 3, colours)
+        g = [int(x) for x in colours[0][colours[0].index("(") + 1:-1].split(",")[:3]]
+        self.assertGreater(g[1], g[0], "Start is green")
+        # Every form field has a label (for= or around it); aria-label alone does not count.
+        unlabelled = page.evaluate("""[...document.querySelectorAll('input, select, textarea')]
+                                      .filter(e => e.type !== 'hidden' && e.labels.length === 0).map(e => e.id)""")
+        self.assertEqual(unlabelled, [])
+        # One time format: 24-hour HH:MM text fields, no 12-hour time pickers.
+        self.assertEqual(page.locator("input[type=time]").count(), 0)
+        page.fill("#night-from", "7:00 PM")
+        self.assertFalse(page.evaluate("document.getElementById('night-from').checkValidity()"))
+        page.fill("#night-from", "19:00")
+        self.assertTrue(page.evaluate("document.getElementById('night-from').checkValidity()"))
+        # A refused form says why beside the field it concerns, not elsewhere.
+        page.fill("#preset", "abc")
+        page.click("#preset-form button")
+        error = page.locator("#preset-error")
+        expect(error).not_to_be_empty()
+        self.assertTrue(page.evaluate("document.getElementById('preset-form').nextElementSibling.id === 'preset-error'"))
+        expect(page.locator("#preset")).to_have_attribute("aria-invalid", "true")
+        expect(page.locator("#message")).to_be_empty()
+        page.fill("#preset", "5m")
+        page.click("#preset-form button")
+        expect(error).to_be_empty()
+        self.assertEqual(self.box.status()["preset"], "5m")
+
+    def test_dark_theme_icon_and_manifest(self):
+        token = self.box.pair()
+        dark = self.browser.new_context(color_scheme="dark")
+        dark.add_cookies([{"name": "tock_token", "value": token, "url": self.box.url}])
+        page = dark.new_page()
+        page.goto(self.box.url)
+        expect(page.locator("#app")).to_be_visible()
+        for what in ("document.body", "document.querySelector('.card')"):
+            bg = page.evaluate(f"getComputedStyle({what}).backgroundColor")
+            self.assertLess(sum(int(x) for x in bg[bg.index("(") + 1:-1].split(",")[:3]) / 3, 60, f"{what}: {bg}")
+        dark.close()
+        # The manifest and its icon, with their types, without a token (a home screen fetches them).
+        href = self.page.goto(self.box.url) and self.page.get_attribute("link[rel=manifest]", "href")
+        with urllib.request.urlopen(self.box.url + href) as r:
+            self.assertEqual(r.headers["Content-Type"], "application/manifest+json")
+            manifest = json.load(r)
+        self.assertEqual((manifest["start_url"], manifest["display"]), ("/", "standalone"))
+        for icon in manifest["icons"]:
+            with urllib.request.urlopen(self.box.url + icon["src"]) as r:
+                self.assertEqual(r.headers["Content-Type"], icon["type"])
+                self.assertIn(b"<svg", r.read())
+        self.assertEqual(self.page.get_attribute("link[rel=icon]", "href"), manifest["icons"][0]["src"])
+
+    def test_first_load_weight_and_time_to_display(self):
+        """Measured, not asserted against a bound: bytes over the wire for a
+        first load and navigation start to the box's text on the display,
+        with a stopwatch running (WEB_LOADS runs, the median). WEB_BEFORE=an
+        older tock-web measures it too, side by side, against the same box."""
+        token = self.box.pair()
+        self.box.http("POST", "/api/mode", {"mode": "stopwatch"}, headers={"Authorization": f"Bearer {token}"})
+        self.box.http("POST", "/api/switch", {"position": "up"}, headers={"Authorization": f"Bearer {token}"})  # up: no end
+        self.box.http("POST", "/api/start", headers={"Authorization": f"Bearer {token}"})
+        self.assertEqual((self.box.status()["state"], self.box.status()["direction"]), ("running", "up"))
+        builds = [("this", self.box.url)]
+        before = None
+        if os.environ.get("WEB_BEFORE"):
+            port = free_port()
+            before = subprocess.Popen([os.environ["WEB_BEFORE"], "--listen", "127.0.0.1", "--port", str(port), "--socket", self.box.socket,
+                                       "--tokens", self.box.tokens], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            Box.wait(lambda: listening_on(port), "the older tock-web")
+            builds.insert(0, ("before", f"http://127.0.0.1:{port}"))
+        try:
+            for name, url in builds:
+                times, weights, requests = [], [], []
+                for _ in range(int(os.environ.get("WEB_LOADS", "7"))):
+                    context = self.browser.new_context()
+                    context.add_cookies([{"name": "tock_token", "value": token, "url": url}])
+                    context.add_init_script("""new MutationObserver((_, o) => {
+                          const d = document.getElementById('display');
+                          if (d && d.dataset.text && d.dataset.text.trim()) { window.firstDisplay = performance.now(); window.firstText = d.dataset.text; o.disconnect(); }
+                        }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-text']});""")
+                    page = context.new_page()
+                    seen = []
+                    page.on("requestfinished", lambda r: seen.append(r))
+                    page.goto(url)
+                    page.wait_for_function("() => window.firstDisplay !== undefined")
+                    page.wait_for_timeout(500)
+                    text, at = page.evaluate("[window.firstText, window.firstDisplay]")
+                    self.assertRegex(text, r"\d")
+                    times.append(at)
+                    sizes = [r.sizes() for r in seen if not r.url.endswith("/api/events")]
+                    weights.append(sum(s["responseBodySize"] + s["responseHeadersSize"] for s in sizes))
+                    requests.append(len(seen))
+                    context.close()
+                print(f"\n[{name}] first load: {statistics.median(weights)} bytes over the wire (not compressed; the event stream "
+                      f"not counted), {statistics.median(requests)} requests; navigation start to the box's text on the display: "
+                      f"median {statistics.median(times):.0f} ms of {len(times)} (min {min(times):.0f}, max {max(times):.0f})")
+        finally:
+            if before:
+                before.terminate()
+                before.wait()
+
+    @unittest.skipUnless(os.environ.get("WEB_COST"), "WEB_COST=1: the box's cost per open page (3 minutes a build)")
+    def test_cost_on_the_box_per_open_page(self):
+        """CPU ticks (utime+stime, /proc/PID/stat) of tock-web and tock over
+        WEB_COST_SECONDS (60) with 1, 2 and 5 pages open on a running
+        stopwatch, and tock-web's resident memory; WEB_BEFORE=an older
+        tock-web measures it too, in the same run."""
+        token = self.box.pair()
+        self.box.http("POST", "/api/mode", {"mode": "stopwatch"}, headers={"Authorization": f"Bearer {token}"})
+        self.box.http("POST", "/api/switch", {"position": "up"}, headers={"Authorization": f"Bearer {token}"})  # up: no end
+        self.box.http("POST", "/api/start", headers={"Authorization": f"Bearer {token}"})
+        self.assertEqual((self.box.status()["state"], self.box.status()["direction"]), ("running", "up"))
+        seconds = float(os.environ.get("WEB_COST_SECONDS", "60"))
+        hz = os.sysconf("SC_CLK_TCK")
+        binaries = ([("before", os.environ["WEB_BEFORE"])] if os.environ.get("WEB_BEFORE") else []) + [("this", TOCK_WEB)]
+        self.box.web.terminate()
+        self.box.web.wait()
+
+        def ticks(pid):
+            f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            return int(f[11]) + int(f[12])
+
+        def rss(pid):
+            return next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS"))
+        # Past its first minute the stopwatch shows whole seconds: one event a second, as a count does.
+        Box.wait(lambda: self.box.status()["elapsed_ms"] > 61000, "the stopwatch's first minute", seconds=70)
+        # Every build up at once, each measured in turn for each number of pages, so that the box's count,
+        # the machine's load and the time are the same for all of them.
+        servers = []
+        try:
+            for name, binary in binaries:
+                port = free_port()
+                servers.append((name, port, subprocess.Popen([binary, "--listen", "127.0.0.1", "--port", str(port), "--socket", self.box.socket,
+                                                             "--tokens", self.box.tokens], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+                Box.wait(lambda: listening_on(port), "tock-web")
+            for n in (1, 2, 5):
+                for name, port, web in servers:
+                    url = f"http://127.0.0.1:{port}"
+                    contexts = []
+                    for _ in range(n):
+                        c = self.browser.new_context()
+                        c.add_cookies([{"name": "tock_token", "value": token, "url": url}])
+                        p = c.new_page()
+                        p.goto(url)
+                        expect(p.locator("#app")).to_be_visible()
+                        contexts.append(c)
+                    time.sleep(3)
+                    w0, t0 = ticks(web.pid), ticks(self.box.appliance.pid)
+                    time.sleep(seconds)
+                    w1, t1 = ticks(web.pid), ticks(self.box.appliance.pid)
+                    self.assertEqual(self.box.status()["state"], "running")
+                    print(f"\n[{name}] {n} page(s) open, {seconds:.0f} s: tock-web {(w1 - w0) / hz:.2f} s CPU "
+                          f"({100 * (w1 - w0) / hz / seconds:.2f} %), tock {(t1 - t0) / hz:.2f} s CPU; tock-web resident {rss(web.pid) / 1024:.1f} MiB")
+                    for c in contexts:
+                        c.close()
+        finally:
+            for _, _, web in servers:
+                web.terminate()
+                web.wait()
+        self.box.start_web()
 
 if __name__ == "__main__":
     result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
