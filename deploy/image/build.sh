@@ -93,7 +93,8 @@ install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.serv
 install -m 0644 "$R"/network/*.network "$root/etc/systemd/network/"
 install -m 0644 "$R/etc/sshd-tock.conf" "$root/etc/ssh/sshd_config.d/tock.conf"
 install -m 0644 "$R/etc/apt-tock-image.conf" "$root/etc/apt/apt.conf.d/80tock-image"
-install -d "$root/etc/systemd/journald.conf.d" "$root/etc/systemd/resolved.conf.d"
+install -d "$root/etc/systemd/journald.conf.d" "$root/etc/systemd/resolved.conf.d" "$root/etc/systemd/system.conf.d"
+install -m 0644 "$R/etc/system-tock.conf" "$root/etc/systemd/system.conf.d/tock.conf"
 install -m 0644 "$R/etc/journald-tock.conf" "$root/etc/systemd/journald.conf.d/tock.conf"
 install -m 0644 "$R/etc/resolved-tock.conf" "$root/etc/systemd/resolved.conf.d/tock.conf"
 # The project's archive, for apt upgrade (make repo; docs/updates.md).
@@ -107,6 +108,9 @@ Signed-By: /usr/share/keyrings/tock-archive-keyring.pgp
 SRC
 # Mount points of the data partition's directories (fstab binds them).
 install -d "$root/var/lib/tock" "$root/var/lib/tock-web" "$root/var/lib/systemd/timesync"
+# State directories of systemd's own services that must exist on a
+# read-only root (StateDirectory= cannot make them there): logind's.
+install -d -m 0755 "$root/var/lib/systemd/linger"
 # What tock-setup makes at each boot in /run.
 ln -sfn /run/tock-image/localtime "$root/etc/localtime"
 echo Etc/UTC > "$root/etc/timezone"
@@ -118,15 +122,20 @@ ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 W=$root/etc/systemd/system
 mkdir -p "$W/sysinit.target.wants" "$W/multi-user.target.wants" "$W/network-online.target.wants"
 ln -sfn ../tock-setup.service "$W/sysinit.target.wants/tock-setup.service"
+mkdir -p "$W/local-fs.target.wants"
+ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
 ln -sfn /lib/systemd/system/systemd-networkd.service "$W/multi-user.target.wants/systemd-networkd.service"
 ln -sfn /lib/systemd/system/wpa_supplicant@.service "$W/multi-user.target.wants/wpa_supplicant@wlan0.service"
 in_chroot systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1 || true
 # A read-only root: no random seed file to refresh (the kernel seeds itself),
 # no first-boot wizard.
-for u in systemd-random-seed.service systemd-firstboot.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service; do
+for u in systemd-networkd-persistent-storage.service systemd-random-seed.service systemd-firstboot.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service; do
   ln -sfn /dev/null "$W/$u"
 done
+# /usr is not newer than /etc and /var: the units that rebuild caches after
+# an update of /usr (ConditionNeedsUpdate=) stay quiet on a read-only root.
+touch "$root/etc/.updated" "$root/var/.updated"
 # Made per box at the first boot, not shared by every card: the machine id
 # (empty: systemd makes one at each boot in RAM), the SSH host keys (on /data).
 : > "$root/etc/machine-id"
@@ -150,6 +159,9 @@ cat >> "$root/etc/default/raspi-firmware" <<CFG
 ROOTPART=PARTUUID=$DISKID-02
 CONSOLES="tty0 ttyS1,115200"
 CFG
+# The hook writes "rw"; the last of rw/ro wins, so the initramfs mounts
+# the root read-only (and checks it first: fsck.repair=yes).
+echo ro > "$root/etc/default/raspi-extra-cmdline"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
 cp -a "$root/boot/firmware/." "$boot/"
@@ -205,7 +217,10 @@ say "image $total MiB ($img) in $(( $(date +%s) - t0 )) s"
 
 mkdir -p "$outdir"
 out=$outdir/tock-$version-raspi-arm64.img
-# xz -T1: the same bytes whatever the machine's core count.
-xz -T1 -6 -c "$img" > "$out.xz.tmp" && mv "$out.xz.tmp" "$out.xz"
+# Multi-threaded xz with a fixed block size: the same bytes whatever the
+# machine's core count (xz 5.4 and later). IMAGE_COMPRESS=0 leaves the
+# image uncompressed in .cache/image only (for the tests).
+[ "${IMAGE_COMPRESS:-1}" = 1 ] || exit 0
+xz -T0 -6 --block-size=64MiB -c "$img" > "$out.xz.tmp" && mv "$out.xz.tmp" "$out.xz"
 if command -v bmaptool >/dev/null; then bmaptool -q create -o "$out.bmap" "$img"; fi
 say "$out.xz: $(du -m "$out.xz" | cut -f1) MiB compressed, $total MiB installed; sha256 $(sha256sum "$out.xz" | cut -c1-16) ($(( $(date +%s) - t0 )) s)"
