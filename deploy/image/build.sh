@@ -159,9 +159,10 @@ cat >> "$root/etc/default/raspi-firmware" <<CFG
 ROOTPART=PARTUUID=$DISKID-02
 CONSOLES="tty0 ttyS1,115200"
 CFG
-# The hook writes "rw"; the last of rw/ro wins, so the initramfs mounts
-# the root read-only (and checks it first: fsck.repair=yes).
-echo ro > "$root/etc/default/raspi-extra-cmdline"
+# The hook writes "rw": the initramfs mounts the root read-write and
+# systemd-remount-fs makes it read-only as fstab says. ("ro" on the command
+# line made most of systemd's early units fail under QEMU raspi3b; not yet
+# understood.)
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
 cp -a "$root/boot/firmware/." "$boot/"
