@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# The Raspberry Pi image (make image): Debian 13 arm64 with the arm64 tock
+# package, a FAT boot partition with the Pi's firmware, Debian's kernel and
+# the two files a person edits, a read-only ext4 root and an ext4 data
+# partition that grows to fill the card (docs/raspberry-pi.md).
+#
+#   deploy/image/build.sh DEB OUTDIR
+#       writes OUTDIR/tock-<version>-raspi-arm64.img.xz (and .img.bmap when
+#       bmaptool is installed); the uncompressed image stays in
+#       .cache/image/tock-<version>-raspi-arm64.img for the tests
+#
+# Same inputs (the cached base, the .deb, this tree at one commit) give the
+# same bytes: every time stamp is SOURCE_DATE_EPOCH (the commit's time),
+# the disk id, file system UUIDs, hash seeds and volume id are fixed, files
+# are added in sorted order (docs/raspberry-pi.md, "Reproducible").
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=deploy/image/lib.sh
+. "$here/lib.sh"
+say() { printf 'image: %s\n' "$*" >&2; }
+die() { printf 'image: ERROR: %s\n' "$*" >&2; exit 1; }
+deb=$(realpath "${1:?usage: build.sh DEB OUTDIR}")
+outdir=${2:?usage: build.sh DEB OUTDIR}
+[ "$(id -u)" = 0 ] || die "run as root (chroot, mkfs -d)"
+[ -f "$deb" ] || die "no package $deb (make deb ARCH=arm64)"
+version=$(tock_version)
+t0=$(date +%s)
+
+# "tock" in ASCII: the MBR disk id, so the partitions are PARTUUID=746f636b-01..03.
+DISKID=746f636b
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)}
+BOOT_MIB=256 DATA_MIB=64
+
+base=$(bash "$here/base.sh")
+work=$IMAGE_CACHE/work
+rm -rf "$work"; mkdir -p "$work"
+root=$work/root
+say "copying the base ($base)"
+cp -a "$base" "$root"
+rm -f "$root/.done" "$root/.versions"
+
+# in_chroot CMD...: run in the image's root with /proc, /sys and /dev, in a
+# private mount namespace (arm64 programs run through qemu-user).
+in_chroot() {
+  unshare -m --propagation private bash -c '
+    r=$1; shift
+    mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
+    mount -t tmpfs tmpfs "$r/tmp"; mount -t tmpfs tmpfs "$r/run"
+    exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+      PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' in_chroot "$root" "$@"
+}
+
+# ---------------------------------------------------------------- tock
+say "installing $(basename "$deb")"
+mkdir -p "$root/var/tmp/tock-deb"
+cp "$deb" "$root/var/tmp/tock-deb/"
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"; chmod 755 "$root/usr/sbin/policy-rc.d"
+# The build reads this machine's Debian mirror only (security.debian.org
+# may be out of reach here); the image's own entries follow below.
+rm -f "$root/etc/apt/sources.list" "$root"/etc/apt/sources.list.d/*
+printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main non-free-firmware\nSigned-By: /usr/share/keyrings/debian-archive-keyring.pgp\n' \
+  "$(debian_mirror)" "$IMAGE_SUITE" > "$root/etc/apt/sources.list.d/build.sources"
+rm -f "$root/etc/resolv.conf"; cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+in_chroot sh -c "apt-get -q update >/var/tmp/tock-deb/apt.log 2>&1 && apt-get install -y -q --no-install-recommends \
+  /var/tmp/tock-deb/$(basename "$deb") libmosquitto1 >>/var/tmp/tock-deb/apt.log 2>&1" \
+  || { tail -20 "$root/var/tmp/tock-deb/apt.log" >&2; die "installing the package failed"; }
+in_chroot dpkg-query -W -f '${Package} ${Version}\n' | LC_ALL=C sort > "$work/packages.txt"
+rm -rf "$root/var/tmp/tock-deb" "$root/usr/sbin/policy-rc.d" "$root/etc/apt/sources.list.d/build.sources"
+cat > "$root/etc/apt/sources.list.d/debian.sources" <<SRC
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: $IMAGE_SUITE $IMAGE_SUITE-updates
+Components: main non-free-firmware
+Signed-By: /usr/share/keyrings/debian-archive-keyring.pgp
+
+Types: deb
+URIs: http://security.debian.org/debian-security
+Suites: $IMAGE_SUITE-security
+Components: main non-free-firmware
+Signed-By: /usr/share/keyrings/debian-archive-keyring.pgp
+SRC
+rm -f "$root/etc/apt/sources.list"
+
+# ---------------------------------------------------------------- the appliance's files
+R=$here/rootfs
+sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
+install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
+install -m 0755 "$R/tock-setup" "$R/data-grow" "$root/usr/lib/tock-image/"
+for u in tock-data-grow tock-setup tock-setup-notice; do
+  sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
+done
+install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.service.d/tock-image.conf"
+install -m 0644 "$R"/network/*.network "$root/etc/systemd/network/"
+install -m 0644 "$R/etc/sshd-tock.conf" "$root/etc/ssh/sshd_config.d/tock.conf"
+install -m 0644 "$R/etc/apt-tock-image.conf" "$root/etc/apt/apt.conf.d/80tock-image"
+install -d "$root/etc/systemd/journald.conf.d" "$root/etc/systemd/resolved.conf.d" "$root/etc/systemd/system.conf.d"
+install -m 0644 "$R/etc/system-tock.conf" "$root/etc/systemd/system.conf.d/tock.conf"
+install -m 0644 "$R/etc/journald-tock.conf" "$root/etc/systemd/journald.conf.d/tock.conf"
+install -m 0644 "$R/etc/resolved-tock.conf" "$root/etc/systemd/resolved.conf.d/tock.conf"
+# The project's archive, for apt upgrade (make repo; docs/updates.md).
+install -m 0644 "$repo/deploy/repo/tock-archive-keyring.pgp" "$root/usr/share/keyrings/tock-archive-keyring.pgp"
+cat > "$root/etc/apt/sources.list.d/tock.sources" <<SRC
+Types: deb
+URIs: ${TOCK_REPO_URL:-https://tock.invalid/debian}
+Suites: stable
+Components: main
+Signed-By: /usr/share/keyrings/tock-archive-keyring.pgp
+SRC
+# Mount points of the data partition's directories (fstab binds them).
+install -d "$root/var/lib/tock" "$root/var/lib/tock-web" "$root/var/lib/systemd/timesync"
+# State directories of systemd's own services that must exist on a
+# read-only root (StateDirectory= cannot make them there): logind's.
+install -d -m 0755 "$root/var/lib/systemd/linger"
+# What tock-setup makes at each boot in /run.
+ln -sfn /run/tock-image/localtime "$root/etc/localtime"
+echo Etc/UTC > "$root/etc/timezone"
+ln -sfn /run/tock-image/wpa_supplicant-wlan0.conf "$root/etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+echo tock > "$root/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\ttock\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
+# Units: enabled here as systemctl enable would (no systemd runs in the build).
+W=$root/etc/systemd/system
+mkdir -p "$W/sysinit.target.wants" "$W/multi-user.target.wants" "$W/network-online.target.wants"
+ln -sfn ../tock-setup.service "$W/sysinit.target.wants/tock-setup.service"
+mkdir -p "$W/local-fs.target.wants"
+ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
+ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
+ln -sfn /lib/systemd/system/systemd-networkd.service "$W/multi-user.target.wants/systemd-networkd.service"
+ln -sfn /lib/systemd/system/wpa_supplicant@.service "$W/multi-user.target.wants/wpa_supplicant@wlan0.service"
+in_chroot systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1 || true
+# A read-only root: no random seed file to refresh (the kernel seeds itself),
+# no first-boot wizard.
+for u in systemd-networkd-persistent-storage.service systemd-random-seed.service systemd-firstboot.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service; do
+  ln -sfn /dev/null "$W/$u"
+done
+# /usr is not newer than /etc and /var: the units that rebuild caches after
+# an update of /usr (ConditionNeedsUpdate=) stay quiet on a read-only root.
+touch "$root/etc/.updated" "$root/var/.updated"
+# Made per box at the first boot, not shared by every card: the machine id
+# (empty: systemd makes one at each boot in RAM), the SSH host keys (on /data).
+: > "$root/etc/machine-id"
+rm -f "$root/var/lib/dbus/machine-id" "$root"/etc/ssh/ssh_host_*
+# What the build leaves behind.
+rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/* "$root"/var/cache/debconf/*-old "$root"/var/lib/dpkg/*-old \
+  "$root"/var/log/* "$root"/tmp/* "$root"/var/tmp/* "$root"/root/.bash_history "$root"/etc/*- "$root"/var/cache/ldconfig/aux-cache
+rm -f "$root/etc/ssh/sshd_config.d/.placeholder" 2>/dev/null || true
+
+# ---------------------------------------------------------------- boot partition
+boot=$work/boot
+mkdir -p "$boot"
+# raspi-firmware's kernel hook fills /boot/firmware with the firmware, the
+# kernel, the initramfs, the device trees, config.txt and cmdline.txt, and
+# does again at every kernel upgrade: its settings are the image's, so an
+# upgrade writes the same command line (the root by PARTUUID, the serial
+# console on the mini UART as ttyS1). fstab makes the root read-only.
+cat >> "$root/etc/default/raspi-firmware" <<CFG
+
+# Tock image (deploy/image/build.sh)
+ROOTPART=PARTUUID=$DISKID-02
+CONSOLES="tty0 ttyS1,115200"
+CFG
+# The hook writes "rw": the initramfs mounts the root read-write and
+# systemd-remount-fs makes it read-only as fstab says. ("ro" on the command
+# line made most of systemd's early units fail under QEMU raspi3b; not yet
+# understood.)
+kver=$(ls "$root/lib/modules" | sort -V | tail -1)
+in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
+cp -a "$root/boot/firmware/." "$boot/"
+find "$root/boot/firmware" -mindepth 1 -delete
+install -d "$boot/tock"
+install -m 0644 "$R/tock-setup.txt" "$boot/tock-setup.txt"
+install -m 0644 "$repo/deploy/config.yaml" "$boot/tock/config.yaml"
+for f in "vmlinuz-$kver" "initrd.img-$kver" config.txt cmdline.txt; do [ -f "$boot/$f" ] || die "raspi-firmware left no $f in /boot/firmware"; done
+grep -q "root=PARTUUID=$DISKID-02" "$boot/cmdline.txt" || die "cmdline.txt does not name the root by PARTUUID: $(cat "$boot/cmdline.txt")"
+
+# ---------------------------------------------------------------- file systems
+# Every time stamp is SOURCE_DATE_EPOCH.
+find "$root" "$boot" -xdev -newermt "@$SOURCE_DATE_EPOCH" -print0 | xargs -0r touch -h -d "@$SOURCE_DATE_EPOCH"
+export E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH
+root_kib=$(du -sk --apparent-size "$root" | cut -f1)
+# Room for an upgrade of tock and of the kernel (a new kernel and its
+# modules sit beside the old until the old package is removed).
+ROOT_MIB=$(( (root_kib * 13 / 10 / 1024 + 160 + 63) / 64 * 64 ))
+say "root: $((root_kib / 1024)) MiB of files in a $ROOT_MIB MiB partition"
+rootimg=$work/root.ext4 dataimg=$work/data.ext4 bootimg=$work/boot.vfat
+rm -f "$rootimg" "$dataimg" "$bootimg"
+mkfs.ext4 -q -L tock-root -U 746f636b-0000-4000-8000-000000000002 -E hash_seed=746f636b-0000-4000-8000-0000000000f2,root_owner=0:0 \
+  -d "$root" "$rootimg" "${ROOT_MIB}M"
+datadir=$work/data
+mkdir -p "$datadir/setup" "$datadir/ssh" "$datadir/state/tock" "$datadir/state/tock-web" "$datadir/state/timesync"
+find "$datadir" -exec touch -d "@$SOURCE_DATE_EPOCH" {} +
+mkfs.ext4 -q -L tock-data -U 746f636b-0000-4000-8000-000000000003 -E hash_seed=746f636b-0000-4000-8000-0000000000f3,root_owner=0:0 \
+  -d "$datadir" "$dataimg" "${DATA_MIB}M"
+mkfs.vfat -F 32 -n TOCKBOOT -i "$DISKID" --invariant -C "$bootimg" $((BOOT_MIB * 1024)) >/dev/null
+# Directories first, then files, in sorted order, with their time stamps (-m).
+(cd "$boot" && find . -mindepth 1 -type d | LC_ALL=C sort | while read -r d; do mmd -i "$bootimg" "::${d#./}"; done)
+(cd "$boot" && find . -type f | LC_ALL=C sort | while read -r f; do mcopy -m -i "$bootimg" "$f" "::${f#./}"; done)
+
+# ---------------------------------------------------------------- disk
+img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
+start1=8 start2=$((8 + BOOT_MIB)) start3=$((8 + BOOT_MIB + ROOT_MIB))
+total=$((start3 + DATA_MIB))
+rm -f "$img"; truncate -s "${total}M" "$img"
+sfdisk -q "$img" <<PT
+label: dos
+label-id: 0x$DISKID
+unit: sectors
+start=$((start1 * 2048)), size=$((BOOT_MIB * 2048)), type=c, bootable
+start=$((start2 * 2048)), size=$((ROOT_MIB * 2048)), type=83
+start=$((start3 * 2048)), size=$((DATA_MIB * 2048)), type=83
+PT
+dd if="$bootimg" of="$img" bs=1M seek=$start1 conv=notrunc,sparse status=none
+dd if="$rootimg" of="$img" bs=1M seek=$start2 conv=notrunc,sparse status=none
+dd if="$dataimg" of="$img" bs=1M seek=$start3 conv=notrunc,sparse status=none
+cp "$work/packages.txt" "$IMAGE_CACHE/tock-$version-raspi-arm64.packages"
+rm -rf "$root" "$boot" "$rootimg" "$dataimg" "$bootimg" "$datadir"
+say "image $total MiB ($img) in $(( $(date +%s) - t0 )) s"
+
+mkdir -p "$outdir"
+out=$outdir/tock-$version-raspi-arm64.img
+# Multi-threaded xz with a fixed block size: the same bytes whatever the
+# machine's core count (xz 5.4 and later). IMAGE_COMPRESS=0 leaves the
+# image uncompressed in .cache/image only (for the tests).
+[ "${IMAGE_COMPRESS:-1}" = 1 ] || exit 0
+xz -T0 -6 --block-size=64MiB -c "$img" > "$out.xz.tmp" && mv "$out.xz.tmp" "$out.xz"
+if command -v bmaptool >/dev/null; then bmaptool -q create -o "$out.bmap" "$img"; fi
+say "$out.xz: $(du -m "$out.xz" | cut -f1) MiB compressed, $total MiB installed; sha256 $(sha256sum "$out.xz" | cut -c1-16) ($(( $(date +%s) - t0 )) s)"
