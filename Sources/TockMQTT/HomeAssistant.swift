@@ -23,14 +23,19 @@ public enum HomeAssistant {
         /// Shown only while `<prefix>/<topic>`'s value is one of `values`
         /// (as well as while the box is online).
         public var onlyWhile: (topic: String, values: [String])?
+        /// Whether Home Assistant enables the entity when it discovers it.
+        /// A disabled one has no state, so the recorder writes no row for
+        /// it; a person can enable it (Settings → Entities).
+        public var enabledByDefault: Bool
 
         public init(_ component: String, _ object: String, _ name: String, _ fields: [String: Any],
-                    onlyWhile: (topic: String, values: [String])? = nil) {
+                    onlyWhile: (topic: String, values: [String])? = nil, enabledByDefault: Bool = true) {
             self.component = component
             self.object = object
             self.name = name
             self.fields = fields
             self.onlyWhile = onlyWhile
+            self.enabledByDefault = enabledByDefault
         }
 
         /// The fields whose value is a topic under the box's prefix.
@@ -54,14 +59,21 @@ public enum HomeAssistant {
 
     static func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
 
-    /// The entities every box has.
+    /// The entities every box has. Home Assistant's recorder writes a row
+    /// for each state change: Display and Remaining change every second of
+    /// a count, so they are disabled until a person enables them; Finishes
+    /// at says the same once per start.
     public static var entities: [Entity] { [
         Entity("sensor", "state", "State", ["state_topic": "state", "icon": "mdi:timer-outline", "device_class": "enum",
                                             "options": StateName.allCases.map(\.rawValue) + ["starting"]]),
+        Entity("sensor", "finishes_at", "Finishes at", ["state_topic": "finishes_at", "device_class": "timestamp",
+                                                        "icon": "mdi:timer-check-outline"]),
         Entity("sensor", "display", "Display", ["state_topic": "display", "icon": "mdi:numeric",
-                                                "json_attributes_topic": "display_attributes"]),
+                                                "json_attributes_topic": "display_attributes"],
+               enabledByDefault: false),
         Entity("sensor", "remaining", "Remaining", ["state_topic": "remaining_ms", "device_class": "duration",
-                                                    "unit_of_measurement": "ms", "state_class": "measurement"]),
+                                                    "unit_of_measurement": "ms", "state_class": "measurement"],
+               enabledByDefault: false),
         Entity("button", "start", "Start", ["command_topic": "cmd", "payload_press": press("start"), "icon": "mdi:play"]),
         Entity("button", "stop", "Stop", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:pause"]),
         Entity("button", "reset", "Reset", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
@@ -138,6 +150,7 @@ public enum HomeAssistant {
                 "device": device,
                 "qos": qos,
             ]
+            if !e.enabledByDefault { payload["enabled_by_default"] = false }
             if let only = e.onlyWhile {
                 let values = only.values.map { "'\($0)'" }.joined(separator: ", ")
                 payload["availability"] = [

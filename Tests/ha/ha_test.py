@@ -50,6 +50,7 @@ PREFIX = f"tock/{NODE}"
 # entity id -> (device class, unit): what Home Assistant must show.
 ENTITIES = {
     "sensor.tock_kitchen_state": ("enum", None),
+    "sensor.tock_kitchen_finishes_at": ("timestamp", None),
     "sensor.tock_kitchen_display": (None, None),
     "sensor.tock_kitchen_remaining": ("duration", "ms"),
     "sensor.tock_kitchen_direction": ("enum", None),
@@ -64,6 +65,11 @@ ENTITIES = {
     "text.tock_kitchen_preset": (None, None),
     "switch.tock_kitchen_alarm_1": (None, None),
 }
+# Disabled until a person enables them: they change every second of a count
+# and the recorder would write a row each time.
+DISABLED = {"sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining"}
+# The most rows a minute the recorder may write for Tock while a count runs.
+ROWS_PER_MINUTE = 4
 # The entities of Tock before this test was written (--old: only the state
 # changes per minute are measured, for comparison).
 OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining",
@@ -422,6 +428,9 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
     for c in cols:
         worst = max(v for k, v in table[c].items() if k != ROWS) * scale
         check(worst <= 61, f"at most one state change a second per entity while {c}", table[c])
+    for c in ("running", "count of 2 h"):
+        check(table[c][ROWS] * scale <= ROWS_PER_MINUTE,
+              f"at most {ROWS_PER_MINUTE} recorder rows a minute for Tock while {c}", table[c][ROWS] * scale)
     for c in ("paused", "ringing", "alarm ringing"):
         check(sum(v for k, v in table[c].items() if k != ROWS) <= 1, f"nothing changes while {c}", table[c])
 
@@ -475,6 +484,10 @@ async def main(args):
         check(set(reg) == set(ENTITIES), "exactly the expected entities", sorted(set(reg) ^ set(ENTITIES)))
         print("\n| entity | name | state | device class | unit |\n|---|---|---|---|---|")
         for eid, (dc, unit) in ENTITIES.items():
+            if eid in DISABLED:
+                check(reg[eid].get("disabled_by") == "integration" and await ha.state(eid) is None,
+                      f"{eid}: disabled by default, so no state", reg[eid])
+                continue
             s = await ha.state(eid) or {"state": None, "attributes": {}}
             a = s["attributes"]
             print(f"| `{eid}` | {a.get('friendly_name')} | {s['state']} | {a.get('device_class') or ''} | {a.get('unit_of_measurement') or ''} |")
@@ -484,10 +497,22 @@ async def main(args):
         check(await ha.value("text.tock_kitchen_preset") == "5m", "the preset shows")
 
         # Every command.
+        started = datetime.datetime.now(datetime.timezone.utc)
         await ha.service("button", "press", "button.tock_kitchen_start")
         check(await ha.wait_value("sensor.tock_kitchen_state", "running"), "Start")
+
+        async def finishes():
+            v = await ha.value("sensor.tock_kitchen_finishes_at")
+            return v if v not in (None, "unknown") else None
+        try:
+            at = datetime.datetime.fromisoformat(await wait_for(finishes, 10, "Finishes at"))
+            late = (at - started).total_seconds() - 300
+        except (AssertionError, ValueError) as e:
+            at, late = e, None
+        check(late is not None and -2 <= late <= 3, "Finishes at is the start plus the preset of 5 minutes", at)
         await ha.service("button", "press", "button.tock_kitchen_stop")
         check(await ha.wait_value("sensor.tock_kitchen_state", "paused"), "Stop")
+        check(await ha.wait_value("sensor.tock_kitchen_finishes_at", "unknown"), "a paused count finishes at no time")
         await ha.service("button", "press", "button.tock_kitchen_reset")
         check(await ha.wait_value("sensor.tock_kitchen_state", "ready"), "Reset")
         await ha.service("text", "set_value", "text.tock_kitchen_preset", value="12m30s")
