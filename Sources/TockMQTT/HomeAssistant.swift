@@ -96,6 +96,13 @@ public enum HomeAssistant {
                onlyWhile: ("alarm", ["ringing"])),
         Entity("button", "dismiss", "Dismiss", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:alarm-off"],
                onlyWhile: ("alarm", ["ringing", "snoozed"])),
+        // The device triggers' events as one event entity too: its state is
+        // when the last one happened and its `event_type` which one, for
+        // the logbook, a dashboard and a state trigger. The topic carries
+        // the bare name; the template makes it the JSON the platform reads.
+        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.map(\.payload),
+                                             "value_template": "{{ {'event_type': value} | tojson }}",
+                                             "icon": "mdi:bell-ring-outline"]),
     ] }
 
     /// The rows an `interval.programs` list adds: the program select (its
@@ -141,6 +148,10 @@ public enum HomeAssistant {
             "model": "Tock timer",
             "sw_version": version,
         ]
+        // Who published the configs: Home Assistant names it in its log
+        // beside a config it cannot use. The device triggers' schema has
+        // no origin, so only the entities carry it.
+        let origin: [String: Any] = ["name": "Tock", "sw_version": version]
         let all = entities + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
         var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
@@ -148,6 +159,7 @@ public enum HomeAssistant {
                 "unique_id": "\(node)_\(e.object)",
                 "default_entity_id": "\(e.component).tock_\(node)_\(e.object)",
                 "device": device,
+                "origin": origin,
                 "qos": qos,
             ]
             if !e.enabledByDefault { payload["enabled_by_default"] = false }

@@ -46,11 +46,18 @@ import TockLoop
         for (component, object) in [("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"), ("button", "start"),
                                     ("button", "stop"), ("button", "reset"), ("select", "mode"), ("text", "preset"),
                                     ("sensor", "next_alarm"), ("switch", "alarm_1"), ("button", "snooze"), ("button", "dismiss"),
-                                    ("sensor", "switch"), ("sensor", "direction"), ("sensor", "finishes_at")] {
+                                    ("sensor", "switch"), ("sensor", "direction"), ("sensor", "finishes_at"), ("event", "events")] {
             let c = try #require(entities["homeassistant/\(component)/kitchen/\(object)/config"], "\(component) \(object)")
             #expect(c["default_entity_id"] as? String == "\(component).tock_kitchen_\(object)")
             #expect(c["unique_id"] as? String == "kitchen_\(object)")
         }
+        for (topic, c) in entities {
+            let origin = c["origin"] as? [String: Any]
+            #expect(origin?["name"] as? String == "Tock" && origin?["sw_version"] as? String == MqttBridge.version, "\(topic)")
+        }
+        let events = try #require(entities["homeassistant/event/kitchen/events/config"])
+        #expect(events["state_topic"] as? String == "tock/kitchen/event")
+        #expect(events["event_types"] as? [String] == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed"])
         for (topic, c) in all {
             #expect(c["object_id"] == nil, "\(topic): object_id is deprecated")
             #expect(c["qos"] as? Int == 1, "\(topic)")

@@ -64,6 +64,7 @@ ENTITIES = {
     "select.tock_kitchen_mode": (None, None),
     "text.tock_kitchen_preset": (None, None),
     "switch.tock_kitchen_alarm_1": (None, None),
+    "event.tock_kitchen_events": (None, None),
 }
 # Disabled until a person enables them: they change every second of a count
 # and the recorder would write a row each time.
@@ -303,6 +304,16 @@ logger:
         except AssertionError:
             return False
 
+    async def wait_event_type(self, event_type, timeout=10):
+        async def ok():
+            s = await self.state("event.tock_kitchen_events")
+            return s is not None and s["attributes"].get("event_type") == event_type
+        try:
+            await wait_for(ok, timeout, f"event type {event_type}")
+            return True
+        except AssertionError:
+            return False
+
     async def stop(self):
         if self.session:
             await self.session.close()
@@ -376,6 +387,8 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
     fired += triggers_seen()
     if dev:
         check("count_finished" in fired, "the count finished trigger fired", fired)
+        check(await ha.wait_event_type("count_finished"), "the event entity says count_finished",
+              await ha.state("event.tock_kitchen_events"))
     table["ringing"] = await count_changes(ha, entities, w)
     await ha.service("button", "press", "button.tock_kitchen_reset")
     await ha.wait_value("sensor.tock_kitchen_state", "ready")
@@ -414,6 +427,8 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
         await asyncio.sleep(1)
         fired += triggers_seen()
         check("alarm_dismissed" in fired, "the alarm dismissed trigger fired", fired)
+        check(await ha.wait_event_type("alarm_dismissed"), "the event entity says alarm_dismissed",
+              await ha.state("event.tock_kitchen_events"))
 
     scale = 60 / w
     print(f"\nState changes per entity per minute ({w} s windows, scaled to a minute):\n")
