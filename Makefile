@@ -33,7 +33,7 @@ demo-sim: build
 
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
-## MQTT link and Home Assistant (ha-test: about 13 minutes the first time,
+## MQTT link and Home Assistant (ha-test: 10 to 13 minutes the first time,
 ## 6.5 after), the deployment files and package, the real-kernel GPIO tests under QEMU, and
 ## the package installed and booted under systemd in QEMU; then the same two
 ## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md).
