@@ -23,14 +23,19 @@ public enum HomeAssistant {
         /// Shown only while `<prefix>/<topic>`'s value is one of `values`
         /// (as well as while the box is online).
         public var onlyWhile: (topic: String, values: [String])?
+        /// Whether Home Assistant enables the entity when it discovers it.
+        /// A disabled one has no state, so the recorder writes no row for
+        /// it; a person can enable it (Settings → Entities).
+        public var enabledByDefault: Bool
 
         public init(_ component: String, _ object: String, _ name: String, _ fields: [String: Any],
-                    onlyWhile: (topic: String, values: [String])? = nil) {
+                    onlyWhile: (topic: String, values: [String])? = nil, enabledByDefault: Bool = true) {
             self.component = component
             self.object = object
             self.name = name
             self.fields = fields
             self.onlyWhile = onlyWhile
+            self.enabledByDefault = enabledByDefault
         }
 
         /// The fields whose value is a topic under the box's prefix.
@@ -54,14 +59,21 @@ public enum HomeAssistant {
 
     static func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
 
-    /// The entities every box has.
+    /// The entities every box has. Home Assistant's recorder writes a row
+    /// for each state change: Display and Remaining change every second of
+    /// a count, so they are disabled until a person enables them; Finishes
+    /// at says the same once per start.
     public static var entities: [Entity] { [
         Entity("sensor", "state", "State", ["state_topic": "state", "icon": "mdi:timer-outline", "device_class": "enum",
                                             "options": StateName.allCases.map(\.rawValue) + ["starting"]]),
+        Entity("sensor", "finishes_at", "Finishes at", ["state_topic": "finishes_at", "device_class": "timestamp",
+                                                        "icon": "mdi:timer-check-outline"]),
         Entity("sensor", "display", "Display", ["state_topic": "display", "icon": "mdi:numeric",
-                                                "json_attributes_topic": "display_attributes"]),
+                                                "json_attributes_topic": "display_attributes"],
+               enabledByDefault: false),
         Entity("sensor", "remaining", "Remaining", ["state_topic": "remaining_ms", "device_class": "duration",
-                                                    "unit_of_measurement": "ms", "state_class": "measurement"]),
+                                                    "unit_of_measurement": "ms", "state_class": "measurement"],
+               enabledByDefault: false),
         Entity("button", "start", "Start", ["command_topic": "cmd", "payload_press": press("start"), "icon": "mdi:play"]),
         Entity("button", "stop", "Stop", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:pause"]),
         Entity("button", "reset", "Reset", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
@@ -84,6 +96,13 @@ public enum HomeAssistant {
                onlyWhile: ("alarm", ["ringing"])),
         Entity("button", "dismiss", "Dismiss", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:alarm-off"],
                onlyWhile: ("alarm", ["ringing", "snoozed"])),
+        // The device triggers' events as one event entity too: its state is
+        // when the last one happened and its `event_type` which one, for
+        // the logbook, a dashboard and a state trigger. The topic carries
+        // the bare name; the template makes it the JSON the platform reads.
+        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.map(\.payload),
+                                             "value_template": "{{ {'event_type': value} | tojson }}",
+                                             "icon": "mdi:bell-ring-outline"]),
     ] }
 
     /// The rows an `interval.programs` list adds: the program select (its
@@ -129,6 +148,10 @@ public enum HomeAssistant {
             "model": "Tock timer",
             "sw_version": version,
         ]
+        // Who published the configs: Home Assistant names it in its log
+        // beside a config it cannot use. The device triggers' schema has
+        // no origin, so only the entities carry it.
+        let origin: [String: Any] = ["name": "Tock", "sw_version": version]
         let all = entities + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
         var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
@@ -136,8 +159,10 @@ public enum HomeAssistant {
                 "unique_id": "\(node)_\(e.object)",
                 "default_entity_id": "\(e.component).tock_\(node)_\(e.object)",
                 "device": device,
+                "origin": origin,
                 "qos": qos,
             ]
+            if !e.enabledByDefault { payload["enabled_by_default"] = false }
             if let only = e.onlyWhile {
                 let values = only.values.map { "'\($0)'" }.joined(separator: ", ")
                 payload["availability"] = [

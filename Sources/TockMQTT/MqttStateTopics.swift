@@ -20,6 +20,10 @@ enum MqttStateTopics {
             // `None` (Home Assistant's unknown) where the program has none.
             ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
             ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
+            // The same instant all through a count (changed by a start, a
+            // resume or a new preset, not by the seconds going by): to the
+            // nearest second, so that the two clocks' jitter cannot flip it.
+            ("finishes_at", shell.finishesAt().map { timestamp($0 + .milliseconds(500)) } ?? "None"),
             ("mode", core.settings.mode.rawValue),
             ("direction", (core.presets?.direction ?? .down).rawValue),
             ("switch", core.input.switchPosition.rawValue),

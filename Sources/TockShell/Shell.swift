@@ -108,6 +108,13 @@ public final class Shell {
 
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }
+    /// When the running count reaches its end on the wall clock: nil unless
+    /// a count with an end runs (a paused one may never end).
+    public func finishesAt() -> WallTime? {
+        let now = clock()
+        guard state == .running, let remaining = core.progress(at: now).remaining else { return nil }
+        return now.wall + remaining
+    }
     /// Whether an interval program is in a rest phase now.
     public func resting() -> Bool { core.program.resting(at: clock()) }
 

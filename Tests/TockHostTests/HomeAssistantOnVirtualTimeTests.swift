@@ -46,11 +46,18 @@ import TockLoop
         for (component, object) in [("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"), ("button", "start"),
                                     ("button", "stop"), ("button", "reset"), ("select", "mode"), ("text", "preset"),
                                     ("sensor", "next_alarm"), ("switch", "alarm_1"), ("button", "snooze"), ("button", "dismiss"),
-                                    ("sensor", "switch"), ("sensor", "direction")] {
+                                    ("sensor", "switch"), ("sensor", "direction"), ("sensor", "finishes_at"), ("event", "events")] {
             let c = try #require(entities["homeassistant/\(component)/kitchen/\(object)/config"], "\(component) \(object)")
             #expect(c["default_entity_id"] as? String == "\(component).tock_kitchen_\(object)")
             #expect(c["unique_id"] as? String == "kitchen_\(object)")
         }
+        for (topic, c) in entities {
+            let origin = c["origin"] as? [String: Any]
+            #expect(origin?["name"] as? String == "Tock" && origin?["sw_version"] as? String == MqttBridge.version, "\(topic)")
+        }
+        let events = try #require(entities["homeassistant/event/kitchen/events/config"])
+        #expect(events["state_topic"] as? String == "tock/kitchen/event")
+        #expect(events["event_types"] as? [String] == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed"])
         for (topic, c) in all {
             #expect(c["object_id"] == nil, "\(topic): object_id is deprecated")
             #expect(c["qos"] as? Int == 1, "\(topic)")
@@ -96,6 +103,26 @@ import TockLoop
         #expect(n["remaining_ms"] == 60, "\(n)")
         #expect(n.values.allSatisfy { $0 <= 60 }, "\(n)")
         #expect(!broker.published(on: "tock/kitchen/display").contains { !$0.contains(":") })
+    }
+
+    @Test func finishesAtChangesOncePerStartAndTheEntitiesOfEachSecondAreOffByDefault() throws {
+        let (box, broker) = try box("timer: {presets: [5m]}")
+        let all = configs(broker)
+        for object in ["display", "remaining"] {
+            #expect(all["homeassistant/sensor/kitchen/\(object)/config"]?["enabled_by_default"] as? Bool == false, "\(object)")
+        }
+        #expect(all["homeassistant/sensor/kitchen/state/config"]?["enabled_by_default"] == nil)
+        #expect(all["homeassistant/sensor/kitchen/finishes_at/config"]?["device_class"] as? String == "timestamp")
+        box.shell.action(.pressed(.start))  // 08:00:01, 5 minutes
+        loop.advance(by: .milliseconds(500))
+        #expect(publishesPerTopic(broker)["finishes_at"] == nil)
+        loop.advance(by: .seconds(30))
+        box.shell.action(.pressed(.stop))  // 3:29.5 left
+        loop.advance(by: .seconds(10))
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .seconds(5))
+        #expect(broker.published(on: "tock/kitchen/finishes_at")
+                == ["None", "2027-01-15T08:05:01+00:00", "None", "2027-01-15T08:05:11+00:00"])
     }
 
     @Test func aStopwatchPublishesWholeSecondsNotHundredths() throws {

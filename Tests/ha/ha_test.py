@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Tock against a real Home Assistant core on loopback (make ha-test).
 
-Runs Debian's mosquitto, Home Assistant core (from its cached virtualenv; this
-script runs with that venv's python, which has aiohttp) and `tock run
---backend mock` with an mqtt: section, all on 127.0.0.1 ports of their own.
+Runs Debian's mosquitto, Home Assistant core and `tock run --backend mock`
+with an mqtt: section, all on 127.0.0.1 ports of their own. Home Assistant
+runs with the Python that --ha-python names: a command line, so that it can
+run in another root (Tests/ha/in-root.sh: Debian sid's Python 3.14, which
+Home Assistant 2026.3 and later require); the default is this script's own
+Python. This script needs aiohttp only (Debian's python3-aiohttp).
 Home Assistant is onboarded through its HTTP API and gets its MQTT entry
 through the config flow, as a person would in the UI. Then it checks:
 
@@ -18,7 +21,7 @@ through the config flow, as a person would in the UI. Then it checks:
   - no ERROR or WARNING line in Home Assistant's log about Tock's entities
     or topics.
 
-  python ha_test.py --tock PATH [--window SECONDS] [--keep]
+  python ha_test.py --tock PATH [--ha-python COMMAND] [--window SECONDS] [--keep]
 
 Prints the tables and one ok/FAIL line per check; exits non-zero on a failure.
 """
@@ -28,9 +31,11 @@ import datetime
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -45,6 +50,7 @@ PREFIX = f"tock/{NODE}"
 # entity id -> (device class, unit): what Home Assistant must show.
 ENTITIES = {
     "sensor.tock_kitchen_state": ("enum", None),
+    "sensor.tock_kitchen_finishes_at": ("timestamp", None),
     "sensor.tock_kitchen_display": (None, None),
     "sensor.tock_kitchen_remaining": ("duration", "ms"),
     "sensor.tock_kitchen_direction": ("enum", None),
@@ -58,7 +64,13 @@ ENTITIES = {
     "select.tock_kitchen_mode": (None, None),
     "text.tock_kitchen_preset": (None, None),
     "switch.tock_kitchen_alarm_1": (None, None),
+    "event.tock_kitchen_events": (None, None),
 }
+# Disabled until a person enables them: they change every second of a count
+# and the recorder would write a row each time.
+DISABLED = {"sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining"}
+# The most rows a minute the recorder may write for Tock while a count runs.
+ROWS_PER_MINUTE = 4
 # The entities of Tock before this test was written (--old: only the state
 # changes per minute are measured, for comparison).
 OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sensor.tock_kitchen_remaining",
@@ -66,6 +78,8 @@ OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sen
                 "select.tock_kitchen_mode", "text.tock_kitchen_preset"]
 TRIGGERS = {("count_finished", "timer"), ("alarm_ringing", "alarm"), ("alarm_dismissed", "alarm"),
             ("phase_changed", "program")}
+
+ROWS = "recorder rows"
 
 failures = []
 
@@ -178,7 +192,7 @@ logger:
         self.results = {}
 
     async def start(self):
-        self.process = subprocess.Popen([self.python, "-m", "homeassistant", "-c", str(self.dir), "--log-file", str(self.log),
+        self.process = subprocess.Popen([*self.python, "-m", "homeassistant", "-c", str(self.dir), "--log-file", str(self.log),
                                          "--skip-pip"],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.session = aiohttp.ClientSession()
@@ -232,12 +246,42 @@ logger:
                                         headers={"Authorization": f"Bearer {self.token}"}) as r:
             return r.status, await r.json()
 
+    async def promote_http_config(self):
+        """Since 2026.11 Home Assistant moves the http: section of the YAML
+        into its store as a pending configuration, runs on it, and reverts
+        to the stable one (restarting) five minutes later unless it is
+        promoted, as a person does in the UI once the page loads. Returns
+        what /http/config said before, or None before 2026.11."""
+        try:
+            config, _ = await self.call(type="http/config")
+        except AssertionError as e:
+            if "unknown_command" in str(e):
+                return None
+            raise
+        if config.get("active_config_type") == "pending":
+            await self.call(type="http/config/promote")
+        return config
+
     async def add_mqtt(self, broker_port):
         _, flow = await self.rest("POST", "/api/config/config_entries/flow", {"handler": "mqtt"})
         if flow.get("type") == "form":
-            _, flow = await self.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}",
-                                      {"broker": "127.0.0.1", "port": broker_port})
+            answer = {"broker": "127.0.0.1", "port": broker_port}
+            # Since 2026.11 the form has a section of other settings, with
+            # two choices that have no default: no client certificate, and
+            # no broker certificate check (plain MQTT on loopback).
+            if any(f.get("name") == "other_settings" for f in flow.get("data_schema", [])):
+                answer["other_settings"] = {"set_client_cert": False, "set_ca_cert": "off"}
+            _, flow = await self.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", answer)
         return flow
+
+    def recorder_rows(self, since, until):
+        """Rows the recorder wrote to its SQLite database for Tock's
+        entities between two wall-clock times (seconds since the epoch)."""
+        with sqlite3.connect(f"file:{self.dir / 'home-assistant_v2.db'}?mode=ro", uri=True) as db:
+            (n,) = db.execute("SELECT count(*) FROM states s JOIN states_meta m ON s.metadata_id = m.metadata_id"
+                              " WHERE m.entity_id LIKE ? AND s.last_updated_ts >= ? AND s.last_updated_ts < ?",
+                              (f"%.tock_{NODE}_%", since, until)).fetchone()
+        return n
 
     async def state(self, entity_id):
         status, s = await self.rest("GET", f"/api/states/{entity_id}")
@@ -256,6 +300,16 @@ logger:
             return (await self.value(entity_id)) == want
         try:
             await wait_for(ok, timeout, f"{entity_id} = {want}")
+            return True
+        except AssertionError:
+            return False
+
+    async def wait_event_type(self, event_type, timeout=10):
+        async def ok():
+            s = await self.state("event.tock_kitchen_events")
+            return s is not None and s["attributes"].get("event_type") == event_type
+        try:
+            await wait_for(ok, timeout, f"event type {event_type}")
             return True
         except AssertionError:
             return False
@@ -286,51 +340,24 @@ def start_broker(work):
     raise AssertionError("mosquitto did not listen")
 
 
-def retained_configs(port):
-    """The discovery configs the broker keeps (what Home Assistant reads)."""
-    import paho.mqtt.client as mqtt
-    got = {}
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="ha-test-configs")
-    c.on_connect = lambda cl, *a: cl.subscribe("homeassistant/#", 1)
-    c.on_message = lambda cl, u, m: got.__setitem__(m.topic, m.payload)
-    c.connect("127.0.0.1", port)
-    c.loop_start()
-    time.sleep(1.5)
-    c.loop_stop()
-    c.disconnect()
-    return {t: json.loads(p) for t, p in got.items() if p}
-
-
-def schema_problems(configs, work):
-    """Each config against the MQTT platform's own schema in this Home
-    Assistant, with unknown keys refused (discovery would drop them
-    silently)."""
-    import importlib
-    import voluptuous as vol
-    from homeassistant.core import HomeAssistant as Core
-    # Templates are checked against a Home Assistant instance on this loop
-    # (an idle one: it is never started).
-    Core(str(work / "schema-check"))
-    problems = []
-    for topic, config in sorted(configs.items()):
-        component = topic.split("/")[1]
-        if component == "device_automation":
-            schema = importlib.import_module("homeassistant.components.mqtt.device_trigger").TRIGGER_DISCOVERY_SCHEMA
-            schema = schema.extend({}, extra=vol.PREVENT_EXTRA)
-        else:
-            schema = importlib.import_module(f"homeassistant.components.mqtt.{component}").PLATFORM_SCHEMA_MODERN
-        try:
-            schema(dict(config))
-        except vol.Invalid as e:
-            problems.append(f"{topic}: {e}")
-    return problems
+def discovery_check(python, port, work):
+    """The retained discovery configs and what Home Assistant's own schemas
+    say of them, from discovery_check.py run with Home Assistant's Python."""
+    with open(Path(__file__).with_name("discovery_check.py")) as script:
+        out = subprocess.run([*python, "-", str(port), str(work)], stdin=script, capture_output=True, text=True,
+                             timeout=120)
+    if out.returncode != 0:
+        raise AssertionError(f"discovery_check.py failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 async def count_changes(ha, entities, seconds):
-    """state_changed events per Tock entity in `seconds` (each is a recorder row)."""
+    """state_changed events per Tock entity in `seconds` (each is a recorder
+    row), and under "recorder rows" the rows its database got for them."""
     while not ha.events.empty():
         ha.events.get_nowait()
     counts = {e: 0 for e in entities}
+    since = time.time()
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         try:
@@ -340,6 +367,9 @@ async def count_changes(ha, entities, seconds):
         e = ev["event"]
         if e.get("event_type") == "state_changed" and e["data"]["entity_id"] in counts:
             counts[e["data"]["entity_id"]] += 1
+    until = time.time()
+    await asyncio.sleep(2.5)  # commit_interval: 1
+    counts[ROWS] = ha.recorder_rows(since, until)
     return counts
 
 
@@ -357,6 +387,8 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
     fired += triggers_seen()
     if dev:
         check("count_finished" in fired, "the count finished trigger fired", fired)
+        check(await ha.wait_event_type("count_finished"), "the event entity says count_finished",
+              await ha.state("event.tock_kitchen_events"))
     table["ringing"] = await count_changes(ha, entities, w)
     await ha.service("button", "press", "button.tock_kitchen_reset")
     await ha.wait_value("sensor.tock_kitchen_state", "ready")
@@ -395,6 +427,8 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
         await asyncio.sleep(1)
         fired += triggers_seen()
         check("alarm_dismissed" in fired, "the alarm dismissed trigger fired", fired)
+        check(await ha.wait_event_type("alarm_dismissed"), "the event entity says alarm_dismissed",
+              await ha.state("event.tock_kitchen_events"))
 
     scale = 60 / w
     print(f"\nState changes per entity per minute ({w} s windows, scaled to a minute):\n")
@@ -402,26 +436,40 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
     print("| entity | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols))
     for eid in entities:
         print(f"| `{eid}` | " + " | ".join(f"{table[c][eid] * scale:.0f}" for c in cols) + " |")
+    print(f"| {ROWS} (every Tock entity) | " + " | ".join(f"{table[c][ROWS] * scale:.0f}" for c in cols) + " |")
     print()
     if not dev:
         return
     for c in cols:
-        worst = max(table[c].values()) * scale
+        worst = max(v for k, v in table[c].items() if k != ROWS) * scale
         check(worst <= 61, f"at most one state change a second per entity while {c}", table[c])
+    for c in ("running", "count of 2 h"):
+        check(table[c][ROWS] * scale <= ROWS_PER_MINUTE,
+              f"at most {ROWS_PER_MINUTE} recorder rows a minute for Tock while {c}", table[c][ROWS] * scale)
     for c in ("paused", "ringing", "alarm ringing"):
-        check(sum(table[c].values()) <= 1, f"nothing changes while {c}", table[c])
+        check(sum(v for k, v in table[c].items() if k != ROWS) <= 1, f"nothing changes while {c}", table[c])
 
 
 async def main(args):
-    work = Path(tempfile.mkdtemp(prefix="ha-test-"))
+    # Under /tmp whatever TMPDIR says: Tests/ha/in-root.sh shows the host's
+    # /tmp to Home Assistant at the same path.
+    work = Path(tempfile.mkdtemp(prefix="ha-test-", dir="/tmp"))
     broker, broker_port = start_broker(work)
-    ha = HomeAssistant(sys.executable, work)
+    ha_python = shlex.split(args.ha_python) if args.ha_python else [sys.executable]
+    ha = HomeAssistant(ha_python, work)
     tock = Tock(args.tock, work, broker_port)
     t0 = time.monotonic()
     try:
         await ha.start()
         print(f"home assistant up in {time.monotonic() - t0:.1f} s", flush=True)
         await ha.onboard()
+        http_config = await ha.promote_http_config()
+        if http_config is not None:
+            check(http_config.get("active_config_type") == "pending", "the http: section runs as a pending configuration",
+                  http_config)
+            after, _ = await ha.call(type="http/config")
+            check(after.get("active_config_type") == "stable" and after.get("revert_at") is None and after.get("pending") is None,
+                  "promoted to the stable one: no revert, no restart", after)
         flow = await ha.add_mqtt(broker_port)
         check(flow.get("type") == "create_entry", "the MQTT entry is created through the config flow", flow)
         tock.start()
@@ -434,9 +482,9 @@ async def main(args):
         reg = await wait_for(discovered, 30, "every Tock entity in the registry")
         await asyncio.sleep(2)
         if not args.old:
-            configs = retained_configs(broker_port)
-            check(len(configs) == len(ENTITIES) + len(TRIGGERS), "a discovery config per entity and trigger", sorted(configs))
-            problems = schema_problems(configs, work)
+            found = discovery_check(ha_python, broker_port, work)
+            check(len(found["topics"]) == len(ENTITIES) + len(TRIGGERS), "a discovery config per entity and trigger", found["topics"])
+            problems = found["problems"]
             check(not problems, "every config passes Home Assistant's own schema for its platform", "\n".join(problems))
 
         if args.old:
@@ -451,6 +499,10 @@ async def main(args):
         check(set(reg) == set(ENTITIES), "exactly the expected entities", sorted(set(reg) ^ set(ENTITIES)))
         print("\n| entity | name | state | device class | unit |\n|---|---|---|---|---|")
         for eid, (dc, unit) in ENTITIES.items():
+            if eid in DISABLED:
+                check(reg[eid].get("disabled_by") == "integration" and await ha.state(eid) is None,
+                      f"{eid}: disabled by default, so no state", reg[eid])
+                continue
             s = await ha.state(eid) or {"state": None, "attributes": {}}
             a = s["attributes"]
             print(f"| `{eid}` | {a.get('friendly_name')} | {s['state']} | {a.get('device_class') or ''} | {a.get('unit_of_measurement') or ''} |")
@@ -460,10 +512,22 @@ async def main(args):
         check(await ha.value("text.tock_kitchen_preset") == "5m", "the preset shows")
 
         # Every command.
+        started = datetime.datetime.now(datetime.timezone.utc)
         await ha.service("button", "press", "button.tock_kitchen_start")
         check(await ha.wait_value("sensor.tock_kitchen_state", "running"), "Start")
+
+        async def finishes():
+            v = await ha.value("sensor.tock_kitchen_finishes_at")
+            return v if v not in (None, "unknown") else None
+        try:
+            at = datetime.datetime.fromisoformat(await wait_for(finishes, 10, "Finishes at"))
+            late = (at - started).total_seconds() - 300
+        except (AssertionError, ValueError) as e:
+            at, late = e, None
+        check(late is not None and -2 <= late <= 3, "Finishes at is the start plus the preset of 5 minutes", at)
         await ha.service("button", "press", "button.tock_kitchen_stop")
         check(await ha.wait_value("sensor.tock_kitchen_state", "paused"), "Stop")
+        check(await ha.wait_value("sensor.tock_kitchen_finishes_at", "unknown"), "a paused count finishes at no time")
         await ha.service("button", "press", "button.tock_kitchen_reset")
         check(await ha.wait_value("sensor.tock_kitchen_state", "ready"), "Reset")
         await ha.service("text", "set_value", "text.tock_kitchen_preset", value="12m30s")
@@ -537,6 +601,7 @@ async def main(args):
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("--tock", required=True)
+    p.add_argument("--ha-python", help="the command that runs Home Assistant's Python (default: this Python)")
     p.add_argument("--window", type=float, default=60, help="seconds each state is watched for")
     p.add_argument("--keep", action="store_true")
     p.add_argument("--old", action="store_true", help="a tock from before: only measure the state changes")

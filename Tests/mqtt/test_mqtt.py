@@ -39,7 +39,8 @@ STATE_TOPICS = ["availability", "state", "display", "mode", "preset", "buzzer"]
 DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"),
                      ("button", "start"), ("button", "stop"), ("button", "reset"),
                      ("select", "mode"), ("text", "preset"), ("sensor", "direction"), ("sensor", "switch"),
-                     ("sensor", "next_alarm"), ("button", "snooze"), ("button", "dismiss"),
+                     ("sensor", "next_alarm"), ("sensor", "finishes_at"), ("button", "snooze"), ("button", "dismiss"),
+                     ("event", "events"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
                      ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed")]
 MODES = ["timer", "stopwatch", "countdown", "interval"]
