@@ -90,6 +90,10 @@ public final class MqttBridge {
         published = [:]
         sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
+        // The state first: on a slow link it is what a dashboard and an
+        // automation wait for; the discovery configs (about 20 KiB) follow,
+        // and Home Assistant reads the retained state when they arrive.
+        publishState(force: true)
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
         for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
@@ -98,7 +102,6 @@ public final class MqttBridge {
         for n in announcedAlarms.count + 1 ... DailyAlarm.maxCount {
             client.publish(HomeAssistant.alarmConfigTopic(config, n), [])
         }
-        publishState(force: true)
         group?.linked(true)
     }
 
