@@ -61,13 +61,7 @@ extension Syscall {
     /// close-on-exec (Swift's Glibc module does not declare accept4); nil
     /// when no connection is pending.
     static func accept(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
-        let c: CInt
-        do throws(Errno) {
-            c = try check(retryOnInterrupt: true) { Glibc.accept(fd.rawValue, nil, nil) }
-        } catch {
-            if error == .wouldBlock || error == .connectionAbort { return nil }
-            throw error
-        }
+        guard let c = try acceptPending(fd) else { return nil }
         let connection = FileDescriptor(rawValue: c)
         do throws(Errno) {
             try setNonBlocking(connection)
@@ -77,6 +71,18 @@ extension Syscall {
             throw error
         }
         return connection
+    }
+
+    /// `accept(fd, NULL, NULL)`, accept(2), retried on `EINTR`: the new
+    /// descriptor, or nil when none is pending (or it was reset before it
+    /// was taken); any other error is thrown.
+    static func acceptPending(_ fd: FileDescriptor) throws(Errno) -> CInt? {
+        do throws(Errno) {
+            return try check(retryOnInterrupt: true) { Glibc.accept(fd.rawValue, nil, nil) }
+        } catch {
+            if error == .wouldBlock || error == .connectionAbort { return nil }
+            throw error
+        }
     }
 
     /// `connect(fd, address)`, connect(2).

@@ -79,13 +79,7 @@ extension Syscall {
     /// it was reset before it was taken); `EMFILE`, `ENFILE`, `ENOBUFS`
     /// and `ENOMEM` are thrown for the caller to wait and retry.
     static func acceptTCP(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
-        let c: CInt
-        do throws(Errno) {
-            c = try check(retryOnInterrupt: true) { Glibc.accept(fd.rawValue, nil, nil) }
-        } catch {
-            if error == .wouldBlock || error == .connectionAbort { return nil }
-            throw error
-        }
+        guard let c = try acceptPending(fd) else { return nil }
         _ = fcntl(c, F_SETFD, FD_CLOEXEC)
         return FileDescriptor(rawValue: c)
     }
