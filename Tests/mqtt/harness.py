@@ -627,6 +627,17 @@ class FakeClock:
             f.write(struct.pack("<q", int(offset_ns)))
 
 
+def _loopback_listener():
+    """A TCP listener on 127.0.0.1 on a free port, accept() timing out every
+    0.2 s so that its thread can see a stop: (socket, port)."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    return listener, listener.getsockname()[1]
+
+
 class SlowProxy:
     """A TCP proxy on 127.0.0.1 to the broker that holds every chunk it
     forwards for `delay` seconds (each direction, chunks of at most
@@ -641,12 +652,7 @@ class SlowProxy:
         self.connections = 0
         self._stop = threading.Event()
         self._socks = []
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(16)
-        self.listener.settimeout(0.2)
-        self.port = self.listener.getsockname()[1]
+        self.listener, self.port = _loopback_listener()
         self._thread = threading.Thread(target=self._accept, daemon=True)
         self._thread.start()
 
@@ -741,12 +747,7 @@ class SilentListener:
         self.received = 0
         self._stop = threading.Event()
         self._socks = []
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(16)
-        self.listener.settimeout(0.2)
-        self.port = self.listener.getsockname()[1]
+        self.listener, self.port = _loopback_listener()
         self._thread = threading.Thread(target=self._accept, daemon=True)
         self._thread.start()
 
