@@ -9,7 +9,13 @@ import TockCore
 /// `stop`, `reset`. Anything else is refused with a reason; nothing a
 /// client sends can disturb the timer.
 public enum ControlRequest: Equatable, Sendable {
-    case status, start, stop, reset, watch
+    case status, start, stop, reset
+    /// `{"cmd":"watch"}`: the status, then every change as it happens;
+    /// `{"cmd":"watch","fps":10}`: changes of the display alone at most
+    /// `fps` times a second (the newest wins), for a viewer that cannot
+    /// show a stopwatch's hundredths anyway. A change of state, the
+    /// buzzer, the round or the switch is never held back.
+    case watch(fps: Int?)
     case set(Duration)
     case mode(String)
     /// `{"cmd":"program","name":"tAbA"}`: select a named interval program.
@@ -72,7 +78,11 @@ public enum ControlRequest: Equatable, Sendable {
         case "start": try only(["cmd"]); return .start
         case "stop": try only(["cmd"]); return .stop
         case "reset": try only(["cmd"]); return .reset
-        case "watch": try only(["cmd"]); return .watch
+        case "watch":
+            try only(["cmd", "fps"])
+            guard let value = fields["fps"] else { return .watch(fps: nil) }
+            guard let fps = value.int, (1...100).contains(fps) else { throw Invalid(description: "watch: \"fps\" is a whole number from 1 to 100") }
+            return .watch(fps: fps)
         case "set":
             try only(["cmd", "duration"])
             guard let text = fields["duration"]?.string else { throw Invalid(description: "set needs \"duration\", e.g. \"12m30s\"") }
@@ -191,7 +201,8 @@ public enum ControlRequest: Equatable, Sendable {
         case .start: #"{"cmd":"start"}"#
         case .stop: #"{"cmd":"stop"}"#
         case .reset: #"{"cmd":"reset"}"#
-        case .watch: #"{"cmd":"watch"}"#
+        case .watch(nil): #"{"cmd":"watch"}"#
+        case .watch(let fps?): #"{"cmd":"watch","fps":\#(fps)}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#

@@ -22,7 +22,15 @@ public final class ControlServer {
     private final class Client {
         let connection: UnixConnection
         var buffer: [UInt8] = []
+        /// A watcher's cap on display changes a second (`watch` with `fps`).
+        var fps: Int?
+        /// When it was last sent an event, and the display changes held
+        /// back since (merged, the newest wins).
+        var lastSent: Instant?
+        var held: WatchEvent?
         init(_ c: UnixConnection) { connection = c }
+
+        var gap: Duration? { fps.map { .seconds(1) / $0 } }
     }
 
     private let listener: UnixListener
@@ -33,6 +41,8 @@ public final class ControlServer {
     private var slots: ControlSlots
     /// When the connection that runs out of time first does.
     private var expiry: LoopTimer!
+    /// When the first display change held back for a capped watcher is due.
+    private var flush: LoopTimer!
     /// The switch position watchers last heard of.
     private var lastSwitch: SwitchPosition
 
@@ -54,6 +64,7 @@ public final class ControlServer {
             expire()
             rearm()
         }
+        flush = loop.makeTimer { [weak self] in self?.sendHeld() }
         try loop.watch(listener.descriptor.rawValue) { [unowned self] in
             acceptAll()
             rearm()
@@ -80,35 +91,73 @@ public final class ControlServer {
         // A flip, by the lever or a request, whatever it shows.
         let flipped = service.switchPosition != lastSwitch
         lastSwitch = service.switchPosition
-        let watchers = slots.slots.filter { $0.value.phase == .watching }.map(\.key).sorted()
-        guard !watchers.isEmpty else { return }
-        var event: [String: Any] = flipped ? ["switch": lastSwitch.rawValue] : [:]
+        guard slots.slots.contains(where: { $0.value.phase == .watching }) else { return }
+        var event = WatchEvent()
+        if flipped { event.switchPosition = lastSwitch }
         for c in output.items {
             switch c {
-            case .command(.render(let f)):
-                event["display"] = f.text
-                ControlStatus.segments(f, into: &event)
-            case .command(.buzzer(let t)): event["buzzer"] = t != nil
-            case .report(.stateChanged(let s)): event["state"] = s.rawValue
-            case .report(.round(let r)):
-                event["round"] = r.round
-                if let set = r.set { event["set"] = set }
+            case .command(.render(let f)): event.frame = f
+            case .command(.buzzer(let t)): event.buzzer = t != nil
+            case .report(.stateChanged(let s)): event.state = s
+            case .report(.round(let r)): event.round = r
             default: break
             }
         }
         guard !event.isEmpty else { return }
-        for fd in watchers {
-            if let c = clients[fd], !reply(c, event) { drop(fd) }
-        }
+        deliver(event)
     }
 
-    /// Tell watchers the display shows `frame` (a notice put up or taken down).
+    /// Tell watchers the display shows `frame` (a notice put up or taken
+    /// down: never held back).
     public func publish(frame: Frame) {
-        var event: [String: Any] = ["display": frame.text]
-        ControlStatus.segments(frame, into: &event)
+        deliver(WatchEvent(frame: frame), urgent: true)
+    }
+
+    /// Send `event` to every watcher, written once for all of them; to one
+    /// with a cap, a change of the display alone that comes sooner than
+    /// its cap allows waits (merged with any other waiting, the newest
+    /// wins) for `flush`, or goes with the next event that cannot wait.
+    private func deliver(_ event: WatchEvent, urgent: Bool = false) {
+        let t = now()
+        var line: [UInt8]?
         for fd in slots.slots.filter({ $0.value.phase == .watching }).map(\.key).sorted() {
-            if let c = clients[fd], !reply(c, event) { drop(fd) }
+            guard let c = clients[fd] else { continue }
+            var e = event
+            if let gap = c.gap {
+                if !urgent, event.displayOnly, let last = c.lastSent, t - last < gap {
+                    c.held = c.held.map { $0.merged(with: event) } ?? event
+                    continue
+                }
+                if let held = c.held { e = held.merged(with: event) }
+                c.held = nil
+                c.lastSent = t
+            }
+            let bytes: [UInt8]
+            if c.gap == nil || e == event {
+                if line == nil { line = JSONText.bytes(event.object) + [0x0A] }
+                bytes = line!
+            } else {
+                bytes = JSONText.bytes(e.object) + [0x0A]
+            }
+            if !send(c, bytes) { drop(fd) }
         }
+        rearmFlush()
+    }
+
+    /// Send what waited its turn.
+    private func sendHeld() {
+        let t = now()
+        for (fd, c) in clients.sorted(by: { $0.key < $1.key }) {
+            guard let held = c.held, let last = c.lastSent, let gap = c.gap, last + gap <= t else { continue }
+            c.held = nil
+            c.lastSent = t
+            if !send(c, JSONText.bytes(held.object) + [0x0A]) { drop(fd) }
+        }
+        rearmFlush()
+    }
+
+    private func rearmFlush() {
+        flush.schedule(at: clients.values.compactMap { c in c.held == nil ? nil : c.lastSent.flatMap { l in c.gap.map { l + $0 } } }.min())
     }
 
     public func close() {
@@ -116,6 +165,7 @@ public final class ControlServer {
         try? loop.unwatch(listener.descriptor.rawValue)
         listener.close()
         expiry.cancel()
+        flush.cancel()
     }
 
     private func acceptAll() {
@@ -165,14 +215,22 @@ public final class ControlServer {
             slots.answered(fd, watch: false, at: now())
             return reply(c, ["ok": false, "error": error.description])
         }
-        slots.answered(fd, watch: request == .watch, at: now())
+        var watch = false
+        if case .watch(let fps) = request {
+            watch = true
+            c.fps = fps
+        }
+        slots.answered(fd, watch: watch, at: now())
         return reply(c, service.reply(to: request))
     }
 
     /// Send one JSON line without waiting; false if the client cannot take it.
     @discardableResult
     private func reply(_ c: Client, _ object: [String: Any]) -> Bool {
-        let bytes = JSONText.bytes(object) + [0x0A]
+        send(c, JSONText.bytes(object) + [0x0A])
+    }
+
+    private func send(_ c: Client, _ bytes: [UInt8]) -> Bool {
         guard let sent = try? c.connection.send(bytes) else { return false }
         return sent == bytes.count
     }
@@ -198,5 +256,41 @@ public struct ControlSocketError: Error, CustomStringConvertible {
         case .addressInUse: "control socket \(path) is in use: something accepts connections on it (another tock run? tock status --socket \(path)); stop it first or pick another --socket"
         default: "control socket \(path): \(errno)"
         }
+    }
+}
+
+/// One change as watchers are told it, kept typed until it is written:
+/// a display change held back for a capped watcher costs no JSON.
+struct WatchEvent: Equatable {
+    var frame: Frame?
+    var buzzer: Bool?
+    var state: StateName?
+    var round: RoundReport?
+    var switchPosition: SwitchPosition?
+
+    var isEmpty: Bool { self == WatchEvent() }
+    /// Nothing but the display changed: a capped watcher may get it later.
+    var displayOnly: Bool { buzzer == nil && state == nil && round == nil && switchPosition == nil }
+
+    /// This, then `newer` on top (what `newer` says wins).
+    func merged(with newer: WatchEvent) -> WatchEvent {
+        WatchEvent(frame: newer.frame ?? frame, buzzer: newer.buzzer ?? buzzer, state: newer.state ?? state,
+                   round: newer.round ?? round, switchPosition: newer.switchPosition ?? switchPosition)
+    }
+
+    var object: [String: Any] {
+        var o: [String: Any] = [:]
+        if let switchPosition { o["switch"] = switchPosition.rawValue }
+        if let frame {
+            o["display"] = frame.text
+            ControlStatus.segments(frame, into: &o)
+        }
+        if let buzzer { o["buzzer"] = buzzer }
+        if let state { o["state"] = state.rawValue }
+        if let round {
+            o["round"] = round.round
+            if let set = round.set { o["set"] = set }
+        }
+        return o
     }
 }

@@ -201,9 +201,11 @@ public final class MqttBridge {
         let request = inbox.removeFirst()
         if !inbox.isEmpty { serveTimer.schedule(at: now()) }
         client.measure {
-            let reply: [String: Any] = request == .watch
-                ? ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
-                : service.reply(to: request)
+            let reply: [String: Any] = if case .watch = request {
+                ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
+            } else {
+                service.reply(to: request)
+            }
             client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
         }
     }

@@ -45,15 +45,35 @@ public struct ControlLink: Sendable {
         return try readLine(c, &pending, deadline: { deadline }, clock: clock)
     }
 
-    /// Follow the appliance's changes until it goes away: `event` gets every
-    /// line after the first (which is the status).
-    public func watch(_ event: (Reply) -> Void) throws(Failure) {
+    /// Follow the appliance's changes, asking for at most `fps` display
+    /// changes a second, until it goes away or `enough()` (asked at least
+    /// every `poll`) says so: `event` gets every line as it came, the
+    /// first (the status) included, unparsed (the appliance wrote it).
+    public func watch(fps: Int?, poll: Duration = .seconds(1), until enough: () -> Bool,
+                      _ event: ([UInt8]) -> Void) throws(Failure) {
         let c = try connect()
         defer { c.close() }
-        do { try c.writeAll(Array((ControlRequest.watch.line + "\n").utf8)) } catch { throw Failure(description: "\(error)") }
+        do { try c.writeAll(Array((ControlRequest.watch(fps: fps).line + "\n").utf8)) } catch { throw Failure(description: "\(error)") }
         var pending: [UInt8] = []
-        let clock = SystemClock()
-        while true { event(try readLine(c, &pending, deadline: { nil }, clock: clock)) }
+        let wait = Int(poll.nanoseconds / 1_000_000)
+        while !enough() {
+            do {
+                guard try c.waitForInput(milliseconds: wait), let chunk = try c.read(max: 16384) else { continue }
+                guard !chunk.isEmpty else { throw Failure(description: "the appliance closed the connection") }
+                pending += chunk
+            } catch let f as Failure {
+                throw f
+            } catch {
+                throw Failure(description: "reading from the appliance: \(error)")
+            }
+            var start = pending.startIndex
+            while let nl = pending[start...].firstIndex(of: 0x0A) {
+                event(Array(pending[start..<nl]))
+                start = nl + 1
+            }
+            pending.removeSubrange(..<start)
+            guard pending.count <= 65536 else { throw Failure(description: "event line longer than 64 KiB") }
+        }
     }
 
     private func connect() throws(Failure) -> UnixConnection {

@@ -2,10 +2,12 @@ import Foundation
 
 /// The subscribers of the live display, at most `limit`: each gets every
 /// event as an SSE `data:` line; one that falls behind loses old events,
-/// never the newest.
+/// never the newest. The event is framed once, whatever the number of
+/// subscribers.
 final class EventHub: @unchecked Sendable {
     let limit: Int
-    private let lock = NSLock()
+    /// Guards `subscribers`; signalled when the first one comes.
+    private let lock = NSCondition()
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
 
     init(limit: Int) { self.limit = limit }
@@ -49,7 +51,17 @@ final class EventHub: @unchecked Sendable {
         defer { lock.unlock() }
         guard subscribers.count < limit else { return nil }
         subscribers[ObjectIdentifier(s)] = s
+        lock.broadcast()
         return s
+    }
+
+    /// Wait until someone subscribes (at most until `deadline`); whether
+    /// anyone is subscribed.
+    func waitForSubscribers(before deadline: Date) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        while subscribers.isEmpty, lock.wait(until: deadline) {}
+        return !subscribers.isEmpty
     }
 
     func unsubscribe(_ s: Subscriber) {

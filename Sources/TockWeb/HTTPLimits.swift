@@ -33,6 +33,12 @@ public struct HTTPLimits: Sendable {
     /// A live display gets a comment line this often when nothing
     /// happens, so that a peer that went away is found by the write.
     public var eventHeartbeat: Duration = .seconds(15)
+    /// Display changes a second the live display gets at most (the
+    /// appliance holds back the rest, the newest wins): a stopwatch's
+    /// hundredths would be 100 events a second for every page, more than
+    /// a phone can show or the box should spend. Changes of state, buzzer,
+    /// round and switch always go at once.
+    public var eventFPS = 10
     /// A live display is ended after this (the page reconnects at once).
     public var eventLifetime: Duration = .seconds(30 * 60)
     /// Requests to the appliance at once; more are answered 503 at once.

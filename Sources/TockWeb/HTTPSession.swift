@@ -13,14 +13,14 @@ struct HTTPSession: @unchecked Sendable {
     enum Answer {
         case reply(WebReply)
         /// The live display: `stream` writes until the client goes or time is up.
-        case events(first: [UInt8])
+        case events
     }
 
     let connection: TCPConnection
     let limits: HTTPLimits
     let clock = SystemClock()
     let respond: (WebRequest) -> Answer
-    let stream: (TCPConnection, [UInt8], HTTPSession) -> Void
+    let stream: (TCPConnection, HTTPSession) -> Void
     /// Told when the connection starts and stops waiting for a request's
     /// first byte (an idle connection may be evicted for a new one).
     let idle: (Bool) -> Void
@@ -75,8 +75,8 @@ struct HTTPSession: @unchecked Sendable {
                 case .reply(let reply):
                     try write(Self.encode(reply, keepAlive: head.keepAlive))
                     guard head.keepAlive else { return }
-                case .events(let first):
-                    stream(connection, first, self)
+                case .events:
+                    stream(connection, self)
                     return
                 }
             } catch let refusal as RequestHead.Refusal {
@@ -129,7 +129,8 @@ struct HTTPSession: @unchecked Sendable {
             text += "Content-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
             return Array(text.utf8)
         }
-        text += "Content-Length: \(reply.body.count)\r\n"
+        // A 304 has no body, and its length would be the file's (RFC 9110, 8.6): none is said.
+        if reply.status != 304 { text += "Content-Length: \(reply.body.count)\r\n" }
         text += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
         return Array(text.utf8) + reply.body
     }
@@ -137,6 +138,7 @@ struct HTTPSession: @unchecked Sendable {
     static func phrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

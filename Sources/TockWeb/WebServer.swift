@@ -7,9 +7,9 @@ import TockLinux
 /// The HTTP side: a listener whose accepting thread hands each connection
 /// to a thread of its own (`HTTPSession`), at most `limits.connections`
 /// of them; and the live display as Server-Sent Events fed by one watch on
-/// the control socket (a thread of its own, reconnecting while the
-/// appliance restarts). Running out of descriptors pauses accepting, it
-/// never ends the server.
+/// the control socket (a thread of its own, open only while a page shows
+/// the live display, reconnecting while the appliance restarts). Running
+/// out of descriptors pauses accepting, it never ends the server.
 public final class WebServer: @unchecked Sendable {
     let app: WebApp
     let link: ControlLink?
@@ -69,13 +69,7 @@ public final class WebServer: @unchecked Sendable {
         lock.unlock()
         guard let listener else { return }
         if let link {
-            let hub = hub
-            let watch = Thread {
-                while true {
-                    do { try link.watch { hub.publish($0.line) } } catch {}
-                    Thread.sleep(forTimeInterval: 1)
-                }
-            }
+            let watch = Thread { [self] in follow(link) }
             watch.start()
         }
         var lastComplaint: Instant?
@@ -98,6 +92,22 @@ public final class WebServer: @unchecked Sendable {
             }
         }
         listener.close()
+    }
+
+    /// The one watch on the appliance, open while anyone subscribes: with
+    /// no page showing the live display the appliance sends tock-web
+    /// nothing. Its first line (the status) goes to every subscriber too,
+    /// so nothing that happened while it was closed is missed.
+    private func follow(_ link: ControlLink) {
+        while !isStopped {
+            guard hub.waitForSubscribers(before: Date() + 1) else { continue }
+            do {
+                try link.watch(fps: limits.eventFPS, until: { [self] in hub.count == 0 || isStopped }) { [hub] in hub.publish($0) }
+            } catch {
+                // The appliance restarts, or is gone: try again in a second.
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
     }
 
     var isStopped: Bool {
@@ -168,7 +178,7 @@ public final class WebServer: @unchecked Sendable {
         idle[key] = (ticket, c)
         lock.unlock()
         let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0) },
-                                  stream: { [self] in self.stream($0, first: $1, session: $2) },
+                                  stream: { [self] in self.stream($0, session: $1) },
                                   idle: { [self] isIdle in
                                       lock.lock()
                                       defer { lock.unlock() }
@@ -194,18 +204,19 @@ public final class WebServer: @unchecked Sendable {
 
     func answer(_ request: WebRequest) -> HTTPSession.Answer {
         let reply = app.handle(request)
-        guard reply.events else { return .reply(reply) }
-        return .events(first: app.statusLine() ?? [])
+        return reply.events ? .events : .reply(reply)
     }
 
     /// The live display on `c` until the client goes, a write stalls, or
     /// `limits.eventLifetime` is up (the page reconnects).
-    func stream(_ c: TCPConnection, first: [UInt8], session: HTTPSession) {
+    func stream(_ c: TCPConnection, session: HTTPSession) {
         guard let subscriber = hub.subscribe() else {
             try? session.write(HTTPSession.encode(.error(503, "too many live displays open (\(limits.eventStreams)); close one"), keepAlive: false))
             return
         }
         defer { hub.unsubscribe(subscriber) }
+        // The status is read once subscribed: a change made meanwhile comes after it.
+        let first = app.statusLine() ?? []
         let end = Date() + Double(limits.eventLifetime.nanoseconds) / 1e9
         var out = HTTPSession.encode(WebReply(status: 200, events: true), keepAlive: false) + Array("retry: 1000\n".utf8)
         if !first.isEmpty { out += Array("data: ".utf8) + first + Array("\n\n".utf8) }

@@ -173,8 +173,10 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print every change of state, display and buzzer until interrupted.")
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the raw JSON lines.") var json = false
+    @Option(help: "At most this many display changes a second (1-100; a stopwatch shows 100); changes of state are never held back.")
+    var fps: Int?
     func run() throws {
-        _ = try send(.watch, socket: socket) { line in
+        _ = try send(.watch(fps: fps), socket: socket) { line in
             let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             // The service closes a watcher only to make room, and says so.
             if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
