@@ -4,7 +4,7 @@ SHELL := /bin/bash
 # that has Swift.
 
 SWIFT ?= swift
-APT_PACKAGES := libgpiod-dev libmosquitto-dev libcurl4-openssl-dev pkg-config tmux
+APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo demo-sim test deps build release clean fuzz
@@ -229,6 +229,21 @@ bench-tm1637:
 	$(SWIFT) build -c release --package-path Benchmarks/tm1637 --scratch-path .build-tm1637
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 tm1637.py $(if $(TM1637_BEFORE),--harness before=$(abspath $(TM1637_BEFORE)),) \
 		--harness tock=$(CURDIR)/.build-tm1637/release/tm1637-frames --out $(BENCH_OUT)/tm1637
+
+## What an open page costs the box (Benchmarks/web_cost.py): instructions a
+## second of tock-web and tock (callgrind) with 0, 1, 2 and 5 live displays
+## on a stopwatch's first minute and on a count-down, bytes a display, the
+## page's first load and reload, tock-web's resident memory. WEB_BEFORE_TOCK
+## and WEB_BEFORE (an older tock and tock-web) are measured in the same run.
+.PHONY: bench-web
+bench-web:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
+	$(SWIFT) build -c release --scratch-path .build-release --product tock
+	$(SWIFT) build -c release --scratch-path .build-release --product tock-web
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 web_cost.py --tock $(CURDIR)/.build-release/release/tock \
+		--tock-web $(CURDIR)/.build-release/release/tock-web \
+		$(if $(WEB_BEFORE),--before-tock $(abspath $(or $(WEB_BEFORE_TOCK),$(CURDIR)/.build-release/release/tock)) --before-web $(abspath $(WEB_BEFORE)),) \
+		--json $(BENCH_OUT)/web-cost.json
 
 ## Tock against an earlier build of itself (BEFORE=path/to/old/tock), side
 ## by side in one run: rounds of old, new, old, new of the instructions per

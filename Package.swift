@@ -99,8 +99,10 @@ let package = Package(
         ]),
         // The web page and its API: pairing, tokens, the HTTP routes, as
         // rules apart from the sockets (tested on injected time).
+        // zlib (Debian's zlib1g, on every system) gzips the page once at start-up.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "TockWeb", dependencies: [
-            "TockControl", "TockConfig", "TockCore", "TockLinux",
+            "TockControl", "TockConfig", "TockCore", "TockLinux", "CZlib",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.

@@ -3,11 +3,15 @@
 /// hardware gets (as TockSimulator's SegmentSVG draws them), one column
 /// on a phone, two on a desktop.
 enum Page {
-    static func reply(_ text: String, _ type: String) -> WebReply {
-        WebReply(status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache"),
-                                        ("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")],
-                 body: Array(text.utf8))
-    }
+    /// The files by path, made ready once.
+    static let assets: [String: StaticAsset] = [
+        "": StaticAsset(html, type: "text/html; charset=utf-8"),
+        "index.html": StaticAsset(html, type: "text/html; charset=utf-8"),
+        "app.js": StaticAsset(js, type: "text/javascript; charset=utf-8"),
+        "app.css": StaticAsset(css, type: "text/css; charset=utf-8"),
+        "icon.svg": StaticAsset(icon, type: "image/svg+xml"),
+        "manifest.webmanifest": StaticAsset(manifest, type: "application/manifest+json"),
+    ]
 
     static let html = #"""
     <!doctype html>

@@ -96,11 +96,7 @@ public final class WebApp: @unchecked Sendable {
 
     public func handle(_ r: WebRequest) -> WebReply {
         let parts = r.path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
-        if r.method == "GET", parts.isEmpty || parts == ["index.html"] { return Page.reply(Page.html, "text/html; charset=utf-8") }
-        if r.method == "GET", parts == ["app.js"] { return Page.reply(Page.js, "text/javascript; charset=utf-8") }
-        if r.method == "GET", parts == ["app.css"] { return Page.reply(Page.css, "text/css; charset=utf-8") }
-        if r.method == "GET", parts == ["icon.svg"] { return Page.reply(Page.icon, "image/svg+xml") }
-        if r.method == "GET", parts == ["manifest.webmanifest"] { return Page.reply(Page.manifest, "application/manifest+json") }
+        if r.method == "GET", parts.count <= 1, let asset = Page.assets[parts.first ?? ""] { return asset.reply(to: r) }
         guard parts.first == "api" else { return .error(404, "no such page") }
         if let why = RequestGuard.crossSite(method: r.method, headers: r.headers) { return .error(403, why) }
         let route = Array(parts.dropFirst())

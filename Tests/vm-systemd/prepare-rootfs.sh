@@ -147,8 +147,9 @@ fi
 
 # ---------------------------------------------------------------- root file system
 if [ "$vm_arch" = amd64 ]; then
-  # libcurl4: tock-web (dpkg -i installs no dependencies)
-  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,libcurl4,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+  # What the package depends on (dpkg -i installs no dependencies); tock-web's
+  # zlib1g is in every Debian (minbase has it).
+  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
 else
   # no libgpiod3 and no adduser: apt installs them with the package
   packages=systemd,systemd-sysv,udev,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers

@@ -20,9 +20,8 @@ SWIFT_TRIPLE=aarch64-unknown-linux-gnu
 # module of the arm64 VM tests.
 ROOT_PACKAGES="swiftlang=$SWIFTLANG_VERSION,libswiftlang=$SWIFTLANG_VERSION,git,pkg-config,ca-certificates,libc6-dev,libstdc++-15-dev,gcc-14-aarch64-linux-gnu,make"
 # The sysroot: what tock links against on the board.
-# libcurl4-openssl-dev: tock-web linked libcurl through FlyingFox; it no
-# longer does (amd64), but the arm64 build has not been tried without it.
-SYSROOT_PACKAGES="libc6-dev,libgcc-14-dev,libstdc++-14-dev,libgpiod-dev,libmosquitto-dev,libcurl4-openssl-dev,pkgconf"
+# zlib1g-dev: tock-web gzips its page.
+SYSROOT_PACKAGES="libc6-dev,libgcc-14-dev,libstdc++-14-dev,libgpiod-dev,libmosquitto-dev,zlib1g-dev,pkgconf"
 
 # ---------------------------------------------------------------- layout
 cross_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
