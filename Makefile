@@ -7,7 +7,7 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo demo-sim test deps build release clean fuzz
+.PHONY: demo demo-sim test check deps build release clean fuzz
 
 ## The appliance on its default: on a board with a GPIO character device, the
 ## real backend with the default wiring (deploy/config.yaml) in the
@@ -56,6 +56,19 @@ test: deps
 
 build: deps
 	$(SWIFT) build --product tock
+
+## Everyday work: the Swift tests (the core, the scenarios and golden
+## traces on virtual time, the real-kernel-free process tests), the docs'
+## checks (module graph, imports, the hardware guide against the code) and
+## the simulator in a real terminal. `make test` is the whole suite and CI's.
+.PHONY: check
+check: deps
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	$(SWIFT) test --skip-build
+	python3 Tests/docs/module-graph.py .
+	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	bash Tests/hardware/consistency.sh --tock .build/debug/tock
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 
 ## The MQTT link against real mosquitto brokers on 127.0.0.1 (password
 ## file, TLS with a throwaway CA), three members of a fleet group, and the

@@ -31,7 +31,7 @@ extension Machine {
 
     /// Set the current preset (`tock set 12m30s`), in ready or done.
     mutating func setPreset(_ d: Duration, at now: Now) throws(Refusal) {
-        guard var timer = program as? CountTimer else {
+        guard case .count(var timer) = program else {
             throw Refusal("set works in the timer and stopwatch modes; this box is in \(settings.mode.rawValue) mode (tock mode timer)")
         }
         guard d >= .seconds(1), d <= Settings.longestPreset else {
@@ -42,7 +42,7 @@ extension Machine {
         }
         if try sentToGroup(.set, .setPreset(d), at: now) { return }
         timer.setPreset(d)
-        program = timer
+        program = .count(timer)
     }
 
     /// Change the mode (`tock mode interval`) when nothing is counting (a
@@ -50,7 +50,7 @@ extension Machine {
     /// Select a named interval program (`tock program tAbA`), in ready or
     /// done; the name shows for a moment, as with Reset in ready.
     mutating func selectProgram(_ name: String, at now: Now) throws(Refusal) {
-        guard var p = program as? IntervalProgram, p.named else {
+        guard case .interval(var p) = program, p.named else {
             throw Refusal("program works in interval mode with interval.programs in the configuration file")
         }
         guard let index = p.program.programs.firstIndex(where: { $0.name == name }) else {
@@ -59,7 +59,7 @@ extension Machine {
         guard p.isIdle else { throw Refusal("the timer is \(stateName.rawValue); stop and reset it first") }
         if try sentToGroup(.program, .selectProgram(name), at: now) { return }
         p.select(index, at: now.monotonic)
-        program = p
+        program = .interval(p)
         note([], at: now.monotonic)
     }
 

@@ -83,11 +83,11 @@ extension Machine {
     mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) {
         let mode = state.mode  // (a mode this core does not know is refused where the message is decoded)
         if mode == settings.mode {
-            let before = program as? IntervalProgram
+            let before = program.intervalProgram
             program.restore(state, at: now)
-            if let before, var p = program as? IntervalProgram {
+            if let before, case .interval(var p) = program {
                 p.adopted(from: before, at: now.monotonic)
-                program = p
+                program = .interval(p)
             }
         } else {
             guard mode != .countdown || settings.countdownUntil != nil else {

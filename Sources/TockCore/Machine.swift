@@ -14,7 +14,7 @@ public struct Machine: Sendable {
     /// count in progress to be reset: a change of file never cuts a count
     /// short, rings it early or loses it.
     public internal(set) var pendingSettings: Settings?
-    public internal(set) var program: any TimerProgram
+    public internal(set) var program: Program
     public internal(set) var alarms: AlarmClock
     public private(set) var input: InputProcessor
     private var buzzer: Buzzer
@@ -29,7 +29,7 @@ public struct Machine: Sendable {
     private var lastChange: Instant
     var shown = Shown()
     /// The program and alarms as last persisted.
-    var persisted: (any TimerProgram)?
+    var persisted: Program?
     var persistedAlarms: AlarmClock?
     var persistedDimming: Dimming?
     /// Edits made on the box over a list the file has since replaced
@@ -103,18 +103,11 @@ public struct Machine: Sendable {
         }
         self.settings = settings
         self.fileMode = fileMode
-        switch settings.mode {
-        case .timer, .stopwatch:
-            program = CountTimer(settings: settings, switchPosition: switchPosition)
-        case .countdown:
-            program = CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now)
-        case .interval:
-            program = IntervalProgram(program: settings.interval, alarm: settings.alarm)
-        }
+        program = Program(settings: settings, switchPosition: switchPosition, at: now)
         if let snapshot, snapshot.mode == settings.mode {
             program.restore(snapshot, at: now)
         }
-        if !(program is CountTimer), let snapshot, !snapshot.presets.isEmpty {
+        if program.countTimer == nil, let snapshot, !snapshot.presets.isEmpty {
             keptPresets = (snapshot.presets, snapshot.presetIndex)
         }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
@@ -305,7 +298,7 @@ public struct Machine: Sendable {
         let t = now.monotonic
         buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
         // A named program's end sounds its own pattern before the alarm.
-        let programEnds = (program as? IntervalProgram)?.named == true && alarms.ringingSince == nil
+        let programEnds = program.intervalProgram?.named == true && alarms.ringingSince == nil
         buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         let p = presentation(at: now)
 
@@ -354,7 +347,7 @@ public struct Machine: Sendable {
             case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
             }
         }
-        if persisted.map({ !program.isSame(as: $0) }) ?? true || persistedAlarms != alarms || persistedDimming != dimming {
+        if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming {
             out.append(.persist(snapshot(at: now)))
             persisted = program
             persistedAlarms = alarms

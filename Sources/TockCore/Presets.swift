@@ -17,7 +17,7 @@ extension Machine {
     /// The presets and direction, in the modes that have them (nil in the
     /// countdown and interval modes).
     public var presets: Presets? {
-        guard let timer = program as? CountTimer else { return nil }
+        guard let timer = program.countTimer else { return nil }
         return Presets(current: timer.preset, all: timer.presets, direction: timer.direction)
     }
 }

@@ -62,11 +62,5 @@ extension TimerProgram {
     public mutating func noteSwitch(_ position: SwitchPosition) {}
 
     public var isIdle: Bool { stateName == .ready || stateName == .done }
-
-    /// Whether another program is this one in the same state.
-    public func isSame(as other: any TimerProgram) -> Bool {
-        guard let o = other as? Self else { return false }
-        return self == o
-    }
     public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] { advance(to: now) }
 }

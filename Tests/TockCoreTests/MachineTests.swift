@@ -95,7 +95,7 @@ import Testing
         a.edge(.button(.start), false, at: 4.2)
         a.run(to: 5)
         // press + repeats at 3.5, 3.7, 3.9, 4.1 = 5 steps of 10 s.
-        #expect((a.core.program as? CountTimer)?.state == .editing(value: .seconds(350), changedAt: at(4.1)))
+        #expect(a.core.program.countTimer?.state == .editing(value: .seconds(350), changedAt: at(4.1)))
         a.press(.reset, at: 6)
         a.run(to: 7)
         #expect(a.state == .ready && a.display == "05:50")

@@ -69,7 +69,7 @@ import Testing
         #expect(same.display == "02:00")
         let changed = VirtualMachine(Settings.timer([.seconds(600), .seconds(240)]), restoring: saved)
         #expect(changed.display == "10:00")
-        #expect((changed.core.program as? CountTimer)?.presets == [.seconds(600), .seconds(240)])
+        #expect(changed.core.program.countTimer?.presets == [.seconds(600), .seconds(240)])
     }
 
     @Test func aStateFileWithoutTheFilesListKeepsItsEdits() throws {

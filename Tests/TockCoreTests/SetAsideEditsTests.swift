@@ -22,9 +22,9 @@ import Testing
         var v = VirtualMachine(a)
         try v.request(.setPreset(.seconds(120)))
         reload(&v, b, at: 1)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(900)])  // the file's new list wins
+        #expect(v.core.program.countTimer?.presets == [.seconds(900)])  // the file's new list wins
         reload(&v, a, at: 2)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(120), .seconds(300)])
         v.run(to: 3)
         #expect(v.display == "02:00")
         // And the state file says they were made over the file's list, so
@@ -43,7 +43,7 @@ import Testing
         reload(&v, Settings(), at: 1)  // an empty file read mid-rewrite
         #expect(v.core.alarms.entries.isEmpty)
         reload(&v, file, at: 2)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(120), .seconds(300)])
         #expect(v.core.alarms.entries.map(\.alarm.timeText) == ["06:45", "07:30"])
         #expect(v.core.alarms.entries.map(\.alarm.enabled) == [false, true])
     }
@@ -54,12 +54,12 @@ import Testing
         #expect(v.core.setAside == SetAsideEdits())
         try v.request(.setPreset(.seconds(60)))  // edited over b
         reload(&v, a, at: 2)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(600), .seconds(300)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(600), .seconds(300)])
         try v.request(.setPreset(.seconds(30)))  // edited over a
         reload(&v, b, at: 3)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(60)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(60)])
         reload(&v, a, at: 4)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(30), .seconds(300)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(30), .seconds(300)])
     }
 
     @Test func anAlarmThatPassedWhileSetAsideDoesNotRingLate() throws {
@@ -86,9 +86,9 @@ import Testing
         v.press(.stop, at: 20)
         v.press(.reset, at: 21)
         v.run(to: 22)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(900)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(900)])
         reload(&v, a, at: 30)
-        #expect((v.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+        #expect(v.core.program.countTimer?.presets == [.seconds(120), .seconds(300)])
     }
 
     @Test func aRestartInBetweenLosesNothing() throws {
@@ -102,11 +102,11 @@ import Testing
         v.run(to: 1)
         // Restarted with the other file, then with the first one again.
         var w = VirtualMachine(other, restoring: v.persisted.last!)
-        #expect((w.core.program as? CountTimer)?.presets == [.seconds(900)])
+        #expect(w.core.program.countTimer?.presets == [.seconds(900)])
         #expect(w.core.alarms.entries.isEmpty)
         w.run(to: 1)
         let x = VirtualMachine(file, restoring: w.persisted.last!)
-        #expect((x.core.program as? CountTimer)?.presets == [.seconds(120), .seconds(300)])
+        #expect(x.core.program.countTimer?.presets == [.seconds(120), .seconds(300)])
         #expect(x.core.alarms.entries.map(\.alarm.timeText) == ["06:45", "07:30"])
         #expect(x.core.setAside.isEmpty)
     }

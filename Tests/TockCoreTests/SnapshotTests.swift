@@ -55,7 +55,7 @@ import Testing
         let snap = a.persisted.last!
         #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == .up)
         let b = Machine(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
-        #expect((b.program as? CountTimer)?.preset == .seconds(310))
+        #expect(b.program.countTimer?.preset == .seconds(310))
     }
 
     @Test func theSnapshotChangesOnlyOnTransitionsNotWithTime() {

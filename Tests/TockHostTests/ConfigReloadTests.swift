@@ -61,7 +61,7 @@ import TockTestSupport
         return (box, ConfigReload(path: path, running: config, shell: box.shell, loop: loop, log: log))
     }
 
-    func presets(_ box: Box) -> [Duration]? { (box.shell.core.program as? CountTimer)?.presets }
+    func presets(_ box: Box) -> [Duration]? { box.shell.core.program.countTimer?.presets }
     func alarms(_ box: Box) -> [String] { box.shell.core.alarms.entries.map(\.alarm.timeText) }
     func logged(_ text: String) -> [String] { lines.messages.filter { $0.contains(text) } }
 

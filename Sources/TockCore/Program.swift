@@ -1,0 +1,200 @@
+/// The mode's program, one case per kind, each case's payload the state
+/// machine that does the work. Machine holds this, never an existential:
+/// what a mode can do (presets, rounds) is what its case provides, read by
+/// matching the case, and a switch over the cases is exhaustive, so a new
+/// mode is a compile error in every place that must handle it.
+///
+/// Adding a mode touches: `Settings.Mode` (its name), a case here with its
+/// program type (`TimerProgram`), `Program.init(settings:…)` below, and
+/// the snapshot's fields if it keeps state of its own (`Snapshot`).
+public enum Program: TimerProgram {
+    /// The timer and the stopwatch (presets, a direction).
+    case count(CountTimer)
+    /// A countdown to a calendar instant.
+    case calendar(CalendarCountdown)
+    /// An interval program (rounds, rest, named programs).
+    case interval(IntervalProgram)
+
+    /// The program `settings.mode` asks for, in its first state.
+    public init(settings: Settings, switchPosition: SwitchPosition, at now: Now) {
+        switch settings.mode {
+        case .timer, .stopwatch: self = .count(CountTimer(settings: settings, switchPosition: switchPosition))
+        case .countdown: self = .calendar(CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now))
+        case .interval: self = .interval(IntervalProgram(program: settings.interval, alarm: settings.alarm))
+        }
+    }
+
+    /// The timer, in the modes that have presets and a direction.
+    public var countTimer: CountTimer? {
+        if case .count(let t) = self { t } else { nil }
+    }
+
+    /// The interval program, in interval mode.
+    public var intervalProgram: IntervalProgram? {
+        if case .interval(let p) = self { p } else { nil }
+    }
+
+    public var stateName: StateName {
+        switch self {
+        case .count(let p): p.stateName
+        case .calendar(let p): p.stateName
+        case .interval(let p): p.stateName
+        }
+    }
+
+    public var ringingSince: Instant? {
+        switch self {
+        case .count(let p): p.ringingSince
+        case .calendar(let p): p.ringingSince
+        case .interval(let p): p.ringingSince
+        }
+    }
+
+    public func resting(at now: Now) -> Bool {
+        switch self {
+        case .count(let p): p.resting(at: now)
+        case .calendar(let p): p.resting(at: now)
+        case .interval(let p): p.resting(at: now)
+        }
+    }
+
+    public var isIdle: Bool {
+        switch self {
+        case .count(let p): p.isIdle
+        case .calendar(let p): p.isIdle
+        case .interval(let p): p.isIdle
+        }
+    }
+
+    public func pressStyle(_ button: Button) -> PressStyle {
+        switch self {
+        case .count(let p): p.pressStyle(button)
+        case .calendar(let p): p.pressStyle(button)
+        case .interval(let p): p.pressStyle(button)
+        }
+    }
+
+    public func nextDeadline(at now: Now) -> Deadline? {
+        switch self {
+        case .count(let p): p.nextDeadline(at: now)
+        case .calendar(let p): p.nextDeadline(at: now)
+        case .interval(let p): p.nextDeadline(at: now)
+        }
+    }
+
+    public func presentation(at now: Now) -> Presentation {
+        switch self {
+        case .count(let p): p.presentation(at: now)
+        case .calendar(let p): p.presentation(at: now)
+        case .interval(let p): p.presentation(at: now)
+        }
+    }
+
+    public func progress(at now: Now) -> Progress {
+        switch self {
+        case .count(let p): p.progress(at: now)
+        case .calendar(let p): p.progress(at: now)
+        case .interval(let p): p.progress(at: now)
+        }
+    }
+
+    public func round(at now: Now) -> RoundReport? {
+        switch self {
+        case .count(let p): p.round(at: now)
+        case .calendar(let p): p.round(at: now)
+        case .interval(let p): p.round(at: now)
+        }
+    }
+
+    public func snapshot(at now: Now) -> Snapshot {
+        switch self {
+        case .count(let p): p.snapshot(at: now)
+        case .calendar(let p): p.snapshot(at: now)
+        case .interval(let p): p.snapshot(at: now)
+        }
+    }
+
+    public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
+        switch self {
+        case .count(var p):
+            defer { self = .count(p) }
+            return p.handle(action, at: now)
+        case .calendar(var p):
+            defer { self = .calendar(p) }
+            return p.handle(action, at: now)
+        case .interval(var p):
+            defer { self = .interval(p) }
+            return p.handle(action, at: now)
+        }
+    }
+
+    public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
+        switch self {
+        case .count(var p):
+            defer { self = .count(p) }
+            return p.switched(to: position, at: now)
+        case .calendar(var p):
+            defer { self = .calendar(p) }
+            return p.switched(to: position, at: now)
+        case .interval(var p):
+            defer { self = .interval(p) }
+            return p.switched(to: position, at: now)
+        }
+    }
+
+    public mutating func noteSwitch(_ position: SwitchPosition) {
+        switch self {
+        case .count(var p):
+            p.noteSwitch(position)
+            self = .count(p)
+        case .calendar(var p):
+            p.noteSwitch(position)
+            self = .calendar(p)
+        case .interval(var p):
+            p.noteSwitch(position)
+            self = .interval(p)
+        }
+    }
+
+    public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
+        switch self {
+        case .count(var p):
+            defer { self = .count(p) }
+            return p.advance(to: now)
+        case .calendar(var p):
+            defer { self = .calendar(p) }
+            return p.advance(to: now)
+        case .interval(var p):
+            defer { self = .interval(p) }
+            return p.advance(to: now)
+        }
+    }
+
+    public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] {
+        switch self {
+        case .count(var p):
+            defer { self = .count(p) }
+            return p.clockStepped(at: now)
+        case .calendar(var p):
+            defer { self = .calendar(p) }
+            return p.clockStepped(at: now)
+        case .interval(var p):
+            defer { self = .interval(p) }
+            return p.clockStepped(at: now)
+        }
+    }
+
+    public mutating func restore(_ snapshot: Snapshot, at now: Now) {
+        switch self {
+        case .count(var p):
+            p.restore(snapshot, at: now)
+            self = .count(p)
+        case .calendar(var p):
+            p.restore(snapshot, at: now)
+            self = .calendar(p)
+        case .interval(var p):
+            p.restore(snapshot, at: now)
+            self = .interval(p)
+        }
+    }
+}
