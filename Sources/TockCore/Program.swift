@@ -25,16 +25,16 @@ public enum Program: TimerProgram {
     }
 
     /// The timer, in the modes that have presets and a direction.
-    public var countTimer: CountTimer? {
+    @inline(__always) public var countTimer: CountTimer? {
         if case .count(let t) = self { t } else { nil }
     }
 
     /// The interval program, in interval mode.
-    public var intervalProgram: IntervalProgram? {
+    @inline(__always) public var intervalProgram: IntervalProgram? {
         if case .interval(let p) = self { p } else { nil }
     }
 
-    public var stateName: StateName {
+    @inline(__always) public var stateName: StateName {
         switch self {
         case .count(let p): p.stateName
         case .calendar(let p): p.stateName
@@ -42,7 +42,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public var ringingSince: Instant? {
+    @inline(__always) public var ringingSince: Instant? {
         switch self {
         case .count(let p): p.ringingSince
         case .calendar(let p): p.ringingSince
@@ -50,7 +50,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func resting(at now: Now) -> Bool {
+    @inline(__always) public func resting(at now: Now) -> Bool {
         switch self {
         case .count(let p): p.resting(at: now)
         case .calendar(let p): p.resting(at: now)
@@ -58,7 +58,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public var isIdle: Bool {
+    @inline(__always) public var isIdle: Bool {
         switch self {
         case .count(let p): p.isIdle
         case .calendar(let p): p.isIdle
@@ -66,7 +66,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func pressStyle(_ button: Button) -> PressStyle {
+    @inline(__always) public func pressStyle(_ button: Button) -> PressStyle {
         switch self {
         case .count(let p): p.pressStyle(button)
         case .calendar(let p): p.pressStyle(button)
@@ -74,7 +74,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func nextDeadline(at now: Now) -> Deadline? {
+    @inline(__always) public func nextDeadline(at now: Now) -> Deadline? {
         switch self {
         case .count(let p): p.nextDeadline(at: now)
         case .calendar(let p): p.nextDeadline(at: now)
@@ -82,7 +82,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func presentation(at now: Now) -> Presentation {
+    @inline(__always) public func presentation(at now: Now) -> Presentation {
         switch self {
         case .count(let p): p.presentation(at: now)
         case .calendar(let p): p.presentation(at: now)
@@ -90,7 +90,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func progress(at now: Now) -> Progress {
+    @inline(__always) public func progress(at now: Now) -> Progress {
         switch self {
         case .count(let p): p.progress(at: now)
         case .calendar(let p): p.progress(at: now)
@@ -98,7 +98,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func round(at now: Now) -> RoundReport? {
+    @inline(__always) public func round(at now: Now) -> RoundReport? {
         switch self {
         case .count(let p): p.round(at: now)
         case .calendar(let p): p.round(at: now)
@@ -106,7 +106,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public func snapshot(at now: Now) -> Snapshot {
+    @inline(__always) public func snapshot(at now: Now) -> Snapshot {
         switch self {
         case .count(let p): p.snapshot(at: now)
         case .calendar(let p): p.snapshot(at: now)
@@ -114,7 +114,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
+    @inline(__always) public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
         switch self {
         case .count(var p):
             defer { self = .count(p) }
@@ -128,7 +128,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
+    @inline(__always) public mutating func switched(to position: SwitchPosition, at now: Now) -> [Buzzer.Signal] {
         switch self {
         case .count(var p):
             defer { self = .count(p) }
@@ -142,7 +142,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func noteSwitch(_ position: SwitchPosition) {
+    @inline(__always) public mutating func noteSwitch(_ position: SwitchPosition) {
         switch self {
         case .count(var p):
             p.noteSwitch(position)
@@ -156,7 +156,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
+    @inline(__always) public mutating func advance(to now: Now) -> [(Buzzer.Signal, Instant)] {
         switch self {
         case .count(var p):
             defer { self = .count(p) }
@@ -170,7 +170,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] {
+    @inline(__always) public mutating func clockStepped(at now: Now) -> [(Buzzer.Signal, Instant)] {
         switch self {
         case .count(var p):
             defer { self = .count(p) }
@@ -184,7 +184,7 @@ public enum Program: TimerProgram {
         }
     }
 
-    public mutating func restore(_ snapshot: Snapshot, at now: Now) {
+    @inline(__always) public mutating func restore(_ snapshot: Snapshot, at now: Now) {
         switch self {
         case .count(var p):
             p.restore(snapshot, at: now)
