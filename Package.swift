@@ -134,7 +134,7 @@ let package = Package(
             "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore"]),
+        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockMock"]),
         .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]

@@ -17,28 +17,52 @@ public final class Devices {
     public let sounder: any Sounder
     public let leds: [String: any DigitalOutput]
     public let switchPosition: SwitchPosition
+    /// The mock board the parts were opened on (the mock backend).
+    public let board: MockBoard?
     /// What was opened, for the log.
     public let summary: String
 
     public init(readers: [any EdgeReader], panel: MockPanel?, display: any SegmentDisplay, sounder: any Sounder,
-         leds: [String: any DigitalOutput], switchPosition: SwitchPosition, summary: String) {
+         leds: [String: any DigitalOutput], switchPosition: SwitchPosition, board: MockBoard? = nil, summary: String) {
         self.readers = readers
         self.panel = panel
         self.display = display
         self.sounder = sounder
         self.leds = leds
         self.switchPosition = switchPosition
+        self.board = board
         self.summary = summary
     }
 
     /// Everything on mock lines: runs on any PC. With `input`, edges
     /// written to a named pipe drive the inputs (`--mock-input`).
     public static func mock(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> Devices {
+        mockParts(config, clock: clock, input: input).devices
+    }
+
+    /// What `mock` opens, with its mock parts typed: the display (what the
+    /// chip lights), the buzzer and the LEDs.
+    public struct MockParts {
+        public let devices: Devices
+        public let panel: MockPanel
+        public let display: MockDisplay
+        public let sounder: MockSounder
+        public let leds: [String: MockOutput]
+        public let board: MockBoard
+    }
+
+    public static func mockParts(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> MockParts {
         let panel = MockPanel(switchPosition: config.switchPosition)
-        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: clock) as any DigitalOutput) })
-        return Devices(readers: input.map { [$0] } ?? [], panel: panel, display: MockDisplay(clock: clock), sounder: MockSounder(clock: clock),
-                        leds: leds, switchPosition: config.switchPosition,
-                        summary: "mock GPIO" + (input.map { ", inputs from \($0.path)" } ?? ""))
+        let board = MockBoard(clock: clock)
+        // Mock lines and buses cannot fail to open.
+        let (driver, buzzer, leds) = try! outputs(config, leds: config.leds, on: board)
+        let display = MockDisplay(clock: clock, driver: driver, chip: board.displayChip)
+        let sounder = MockSounder(clock: clock, driver: buzzer)
+        let devices = Devices(readers: input.map { [$0] } ?? [], panel: panel, display: display, sounder: sounder,
+                              leds: leds, switchPosition: config.switchPosition, board: board,
+                              summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))
+        return MockParts(devices: devices, panel: panel, display: display, sounder: sounder,
+                         leds: board.outputs.filter { config.leds.contains($0.key) }, board: board)
     }
 
     /// The real GPIO character device through libgpiod.
@@ -64,15 +88,7 @@ public final class Devices {
             if role == .directionSwitch { switchUp = input.active }
             readers.append(input)
         }
-        let sounder: any Sounder
-        switch hw.buzzer {
-        case .active: sounder = ActiveBuzzer(line: try GpiodOutput(address["buzzer.pin"]!, role: "the buzzer", activeLow: hw.buzzerActiveLow))
-        case .passive: sounder = try passiveBuzzer(hw)
-        case .none: sounder = SilentBuzzer()
-        }
-        var leds: [String: any DigitalOutput] = [:]
-        for name in hw.leds.keys { leds[name] = try GpiodOutput(address["leds.\(name)"]!, role: "the \(name) LED", activeLow: false) }
-        let display = try openDisplay(hw, address: address, log: log)
+        let (display, sounder, leds) = try outputs(config, leds: hw.leds.keys.sorted(), on: GpiodBoard(address: address))
         let lines = hw.lines.map { "\($0.key)=\(address[$0.key]!)" }.joined(separator: ", ")
         return Devices(readers: readers, panel: nil, display: display, sounder: sounder, leds: leds,
                         switchPosition: switchUp ? .up : .down,

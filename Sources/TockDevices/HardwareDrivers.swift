@@ -6,25 +6,61 @@ import TockHardware
 import TockLinux
 
 extension Devices {
-    /// The display driver for the configured kind. A display that does not
-    /// answer is not fatal: its first frame logs the fault and the timer
-    /// (and its buzzer) keep working.
-    static func openDisplay(_ hw: HardwareConfig, address: [String: LineAddress], log: Logger) throws -> any SegmentDisplay {
+    /// The display, the buzzer and the LEDs the configuration names,
+    /// opened over `board`: the same drivers on a Pi (`GpiodBoard`) and on
+    /// a PC (`MockBoard`). A display that does not answer is not fatal:
+    /// its first frame logs the fault and the timer (and its buzzer) keep
+    /// working.
+    /// - Parameter leds: the LEDs to open (on a board, those with a line).
+    static func outputs(_ config: Configuration, leds names: [String], on board: any Board)
+        throws -> (display: any SegmentDisplay, sounder: any Sounder, leds: [String: any DigitalOutput]) {
+        let hw = config.hardware
+        let display: any SegmentDisplay
         switch hw.display {
         case .none:
-            return NoDisplay()
+            display = NoDisplay()
         case .tm1637:
-            let pins = try GpiodTwoWire(clock: address["display.clk"]!, data: address["display.dio"]!)
-            return TM1637(pins: pins, delay: NanosleepDelay(), clockLine: hw.clk, dataLine: hw.dio)
+            let wires = try board.twoWire(clock: "display.clk", data: "display.dio")
+            display = TM1637(pins: wires.pins, delay: wires.delay, clockLine: hw.clk, dataLine: hw.dio, digits: config.settings.display.digits)
         case .ht16k33:
-            return HT16K33(bus: try I2CDev(bus: hw.i2cBus, address: UInt8(hw.i2cAddress)))
+            display = HT16K33(bus: try board.i2c(bus: hw.i2cBus, address: UInt8(hw.i2cAddress)))
         case .max7219:
-            return MAX7219(bus: try SPIDev(bus: hw.spiBus, chipSelect: hw.spiDevice))
+            display = MAX7219(bus: try board.spi(bus: hw.spiBus, chipSelect: hw.spiDevice), digits: config.settings.display.digits)
         }
+        let sounder: any Sounder
+        switch hw.buzzer {
+        case .active: sounder = ActiveBuzzer(line: try board.output("buzzer.pin", role: "the buzzer", activeLow: hw.buzzerActiveLow))
+        case .passive: sounder = PWMBuzzer(channel: try board.pwm(chip: hw.pwmChip, channel: hw.pwmChannel))
+        case .none: sounder = SilentBuzzer()
+        }
+        var leds: [String: any DigitalOutput] = [:]
+        for name in names { leds[name] = try board.output("leds.\(name)", role: "the \(name) LED", activeLow: false) }
+        return (display, sounder, leds)
+    }
+}
+
+/// A Raspberry Pi (or any board with a GPIO character device): lines
+/// through libgpiod by the addresses the configuration's names resolved
+/// to, buses through the kernel's i2c-dev, spidev and PWM sysfs.
+final class GpiodBoard: Board {
+    private let address: [String: LineAddress]
+
+    init(address: [String: LineAddress]) { self.address = address }
+
+    private func line(_ key: String) throws -> LineAddress {
+        guard let a = address[key] else { throw HardwareError(.notFound, "\(key) has no line in the configuration") }
+        return a
     }
 
-    /// A passive buzzer on a hardware PWM channel (frequency from the pattern).
-    static func passiveBuzzer(_ hw: HardwareConfig) throws -> any Sounder {
-        PWMBuzzer(channel: try SysfsPWM(chip: hw.pwmChip, channel: hw.pwmChannel))
+    func output(_ key: String, role: String, activeLow: Bool) throws -> any DigitalOutput {
+        try GpiodOutput(try line(key), role: role, activeLow: activeLow)
     }
+
+    func twoWire(clock: String, data: String) throws -> (pins: any TwoWirePins, delay: any Delay) {
+        (try GpiodTwoWire(clock: try line(clock), data: try line(data)), NanosleepDelay())
+    }
+
+    func i2c(bus: Int, address: UInt8) throws -> any I2CDevice { try I2CDev(bus: bus, address: address) }
+    func spi(bus: Int, chipSelect: Int) throws -> any SPIDevice { try SPIDev(bus: bus, chipSelect: chipSelect) }
+    func pwm(chip: Int, channel: Int) throws -> any PWMChannel { try SysfsPWM(chip: chip, channel: channel) }
 }

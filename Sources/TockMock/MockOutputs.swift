@@ -24,26 +24,69 @@ public final class MockOutput: DigitalOutput {
     }
 }
 
-/// A display that records every frame it is shown with its time.
+/// A display that records every frame it is shown with its time. Over a
+/// `MockBoard` it is the display driver's front: each frame goes through
+/// the real driver to the mock chip, and what is recorded is what the chip
+/// lights, read back from its registers; a frame the chip does not light
+/// as drawn, or a byte it would not take, is a fault.
 public final class MockDisplay: SegmentDisplay {
     public private(set) var frames: [(at: Instant, frame: Frame)] = []
+    /// Frames the chip did not light as the core drew them, and what the
+    /// chip was sent that it would not take (none while the driver is right).
+    public private(set) var faults: [String] = []
     private let clock: MockClock
+    private let driver: (any SegmentDisplay)?
+    private let chip: (any MockDisplayChip)?
 
-    public init(clock: @escaping MockClock) { self.clock = clock }
+    public init(clock: @escaping MockClock, driver: (any SegmentDisplay)? = nil, chip: (any MockDisplayChip)? = nil) {
+        self.clock = clock
+        self.driver = driver
+        self.chip = chip
+    }
 
     public var current: Frame? { frames.last?.frame }
 
-    public func show(_ frame: Frame) throws { frames.append((clock(), frame)) }
+    public func show(_ frame: Frame) throws {
+        guard let driver else {
+            frames.append((clock(), frame))
+            return
+        }
+        try driver.show(frame)
+        guard let chip else {
+            frames.append((clock(), frame))
+            return
+        }
+        let lit = chip.lit(digits: frame.digits)
+        let wanted = chip.expected(frame)
+        if lit != wanted { faults.append("\(clock()): drew \"\(frame.text)\", the chip lights \"\(lit.text)\" (wanted \"\(wanted.text)\")") }
+        let errors = chip.protocolErrors
+        if errors.count > seenErrors {
+            faults += errors[seenErrors...].map { "\(clock()): \($0)" }
+            seenErrors = errors.count
+        }
+        frames.append((clock(), Frame.segments((0..<lit.digits).map { lit.segments(at: $0) }, colon: lit.colon, brightness: frame.brightness)))
+    }
+
+    private var seenErrors = 0
 }
 
-/// A buzzer that records every tone change with its time.
+/// A buzzer that records every tone change with its time; over a
+/// `MockBoard` each goes through the real driver (an active buzzer's line,
+/// a passive buzzer's PWM channel) first.
 public final class MockSounder: Sounder {
     public private(set) var history: [(at: Instant, tone: Tone?)] = []
     private let clock: MockClock
+    private let driver: (any Sounder)?
 
-    public init(clock: @escaping MockClock) { self.clock = clock }
+    public init(clock: @escaping MockClock, driver: (any Sounder)? = nil) {
+        self.clock = clock
+        self.driver = driver
+    }
 
     public var sounding: Bool { history.last?.tone != nil }
 
-    public func sound(_ tone: Tone?) throws { history.append((clock(), tone)) }
+    public func sound(_ tone: Tone?) throws {
+        try driver?.sound(tone)
+        history.append((clock(), tone))
+    }
 }

@@ -66,10 +66,13 @@ public final class InteractiveSimulator {
     public func run() throws {
         guard RawTerminal.isInteractive else { throw NotATerminal() }
         let reactor = try Reactor()
-        let panel = MockPanel(switchPosition: config.switchPosition)
-        let leds = Dictionary(uniqueKeysWithValues: config.leds.map { ($0, MockOutput(name: $0, clock: { [reactor] in reactor.now().monotonic })) })
-        let devices = Devices(readers: [], panel: panel, display: ScreenDisplay(), sounder: ScreenSounder(),
-                               leds: leds.mapValues { $0 as any DigitalOutput }, switchPosition: config.switchPosition, summary: "the terminal")
+        // The configured display and buzzer drivers on a mock board: the
+        // screen shows what the display chip lights.
+        let parts = Devices.mockParts(config, clock: { [reactor] in reactor.now().monotonic })
+        let panel = parts.panel, leds = parts.leds, display = parts.display
+        let devices = Devices(readers: [], panel: panel, display: display, sounder: TerminalBell(parts.sounder),
+                              leds: parts.devices.leds, switchPosition: config.switchPosition, board: parts.devices.board,
+                              summary: "the terminal, " + parts.devices.summary)
         var log = Logger(label: "tock.sim")
         log.logLevel = .critical  // the screen is the log
         let traceFile = try tracePath.map { try TraceSink(path: $0) }
@@ -94,7 +97,7 @@ public final class InteractiveSimulator {
         }
 
         func redraw() {
-            let s = SimulatorScreen.render(frame: shell.frame ?? .blank(digits: config.settings.display.digits),
+            let s = SimulatorScreen.render(frame: display.current ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
                                            leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
                                            detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
@@ -139,18 +142,13 @@ public final class InteractiveSimulator {
     }
 }
 
-/// The simulator's display: remembers the frame for the screen.
-final class ScreenDisplay: SegmentDisplay {
-    private(set) var frame: Frame?
-    func show(_ frame: Frame) throws { self.frame = frame }
-}
-
-/// The simulator's buzzer: shown on screen, and the terminal bell rings
+/// The simulator's buzzer: the mock board's, and the terminal bell rings
 /// at the start of each beep.
-final class ScreenSounder: Sounder {
-    private(set) var tone: Tone?
+final class TerminalBell: Sounder {
+    private let buzzer: MockSounder
+    init(_ buzzer: MockSounder) { self.buzzer = buzzer }
     func sound(_ tone: Tone?) throws {
-        if tone != nil, self.tone == nil { FileHandle.standardOutput.write(Data([0x07])) }
-        self.tone = tone
+        if tone != nil, !buzzer.sounding { FileHandle.standardOutput.write(Data([0x07])) }
+        try buzzer.sound(tone)
     }
 }

@@ -23,6 +23,8 @@ public final class ScriptedSimulation {
     public let panel: MockPanel
     public let display: MockDisplay
     public let sounder: MockSounder
+    /// The mock board the drivers run on (its lines, its display chip).
+    public let board: MockBoard
     public var shell: Shell { host.shell }
     public var now: Instant { loop.instant }
     /// The work of ordering the script's events (see `Agenda.work`).
@@ -36,10 +38,12 @@ public final class ScriptedSimulation {
         let loop = VirtualLoop(origin: origin, epoch: epoch)
         self.loop = loop
         let clock: MockClock = { [loop] in loop.instant }
-        let devices = Devices.mock(config, clock: clock)
-        panel = devices.panel!
-        display = devices.display as! MockDisplay
-        sounder = devices.sounder as! MockSounder
+        let parts = Devices.mockParts(config, clock: clock)
+        let devices = parts.devices
+        panel = parts.panel
+        display = parts.display
+        sounder = parts.sounder
+        board = parts.board
         var log = Logger(label: "tock.sim")
         log.logLevel = .warning
         var setup = Box.Setup(config: config, devices: devices)
