@@ -6,14 +6,14 @@ import TockCore
 /// a client such as tock-web links none of the box.
 public protocol ControlResponder: AnyObject {
     /// Carry out `request` and say how it went (the status, or a refusal).
-    func reply(to request: ControlRequest) -> [String: Any]
+    func reply(to request: ControlRequest) -> ControlReply
     /// The status, as `{"cmd":"status"}` answers it.
-    func status() -> [String: Any]
+    func status() -> BoxStatus
     /// Where the Up/Down switch is (watchers hear when it moves).
     var switchPosition: SwitchPosition { get }
     /// Further fields a transport adds to every status (the MQTT link, the
     /// fleet group).
-    func addStatusFields(_ fields: @escaping (inout [String: Any]) -> Void)
+    func addStatusFields(_ fields: @escaping (inout BoxStatus) -> Void)
 }
 
 /// Pieces of the status every transport writes the same way.

@@ -221,7 +221,7 @@ public final class ControlServer {
             c.fps = fps
         }
         slots.answered(fd, watch: watch, at: now())
-        return reply(c, service.reply(to: request))
+        return reply(c, service.reply(to: request).object)
     }
 
     /// Send one JSON line without waiting; false if the client cannot take it.

@@ -81,7 +81,7 @@ public final class Box {
         let shell = shell
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service
-        if let store { service.addStatusFields { $0["state_writes"] = store.writes } }
+        if let store { service.addStatusFields { $0.stateWrites = store.writes } }
         control = try setup.control.map {
             try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
         }

@@ -9,9 +9,9 @@ public final class ControlService: ControlResponder {
     private let shell: Shell
     private let now: () -> Instant
     /// Further status fields (the MQTT link, the fleet group, the state writes).
-    public var statusExtras: [(inout [String: Any]) -> Void] = []
+    public var statusExtras: [(inout BoxStatus) -> Void] = []
 
-    public func addStatusFields(_ fields: @escaping (inout [String: Any]) -> Void) { statusExtras.append(fields) }
+    public func addStatusFields(_ fields: @escaping (inout BoxStatus) -> Void) { statusExtras.append(fields) }
 
     public init(shell: Shell, now: @escaping () -> Instant) {
         self.shell = shell
@@ -20,25 +20,20 @@ public final class ControlService: ControlResponder {
 
     /// Carry out `request` and say how it went. `watch` only answers the
     /// status here; following changes is the transport's business.
-    public func reply(to request: ControlRequest) -> [String: Any] {
-        func refused(_ e: Machine.Refusal) -> [String: Any] { ["ok": false, "error": e.description] }
+    public func reply(to request: ControlRequest) -> ControlReply {
+        func refused(_ e: Machine.Refusal) -> ControlReply { .refused(e.description) }
         switch request {
         case .status, .watch:
             break
         case .notice(let text, let seconds):
-            do { try shell.showNotice(text, for: .seconds(seconds)) } catch { return ["ok": false, "error": error.description] }
+            do { try shell.showNotice(text, for: .seconds(seconds)) } catch { return .refused(error.description) }
         case .noticeEnd:
             shell.endNotice()
         case .start, .stop, .reset:
             let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
             let changes = shell.pressChanges(b)
             shell.action(.pressed(b))  // a press that changes nothing chirps, as on the panel
-            if !changes {
-                var s = status()
-                s["ok"] = false
-                s["error"] = shell.core.idlePress(b)
-                return s
-            }
+            if !changes { return .refused(shell.core.idlePress(b), status: status()) }
         case .set(let d):
             do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):
@@ -72,63 +67,55 @@ public final class ControlService: ControlResponder {
                 }
             } catch { return refused(error) }
         }
-        return status()
+        return ControlReply(status: status())
     }
 
     public var switchPosition: SwitchPosition { shell.core.input.switchPosition }
 
-    public func status() -> [String: Any] {
+    public func status() -> BoxStatus {
         let core = shell.core
-        var s: [String: Any] = [
-            "ok": true,
-            "state": shell.state?.rawValue ?? "starting",
-            "display": shell.displayed?.text ?? "",
-            "buzzer": shell.tone != nil,
-            "mode": core.settings.mode.rawValue,
-        ]
+        var s = BoxStatus(state: shell.state?.rawValue ?? "starting", display: shell.displayed?.text ?? "",
+                          buzzer: shell.tone != nil, mode: core.settings.mode.rawValue)
         // A changed configuration file waits for the count in progress.
-        if core.pendingSettings != nil { s["config_waits_for_reset"] = true }
-        if let f = shell.displayed { ControlStatus.segments(f, into: &s) }
-        if shell.showingNotice { s["notice"] = true }
-        s["switch"] = switchPosition.rawValue
-        let dim = core.dimming
-        s["brightness"] = dim.brightness
-        if let n = dim.night {
-            s["night"] = ["from": ControlRequest.clock(n.from), "to": ControlRequest.clock(n.to), "brightness": n.brightness] as [String: Any]
+        s.configWaitsForReset = core.pendingSettings != nil
+        if let f = shell.displayed {
+            s.show(f)
+            s.brightnessNow = f.brightness
         }
-        if let f = shell.displayed { s["brightness_now"] = f.brightness }
+        s.notice = shell.showingNotice
+        s.switchPosition = switchPosition.rawValue
+        let dim = core.dimming
+        s.brightness = dim.brightness
+        s.night = dim.night.map { BoxStatus.Night(from: ControlRequest.clock($0.from), to: ControlRequest.clock($0.to), brightness: $0.brightness) }
         let zone = core.alarms.zone
-        s["alarms"] = core.alarms.entries.enumerated().map { i, e -> [String: Any] in
-            var a: [String: Any] = ["n": i + 1, "at": e.alarm.timeText, "days": e.alarm.daysText, "enabled": e.alarm.enabled,
-                                    "label": e.alarm.label, "line": AlarmText.line(e, number: i + 1, zone: zone)]
-            if let next = e.next { a["next"] = AlarmText.local(next, zone) }
-            return a
+        s.alarms = core.alarms.entries.enumerated().map { i, e in
+            BoxStatus.Alarm(n: i + 1, at: e.alarm.timeText, days: e.alarm.daysText, enabled: e.alarm.enabled, label: e.alarm.label,
+                            line: AlarmText.line(e, number: i + 1, zone: zone), next: e.next.map { AlarmText.local($0, zone) })
         }
         switch core.alarms.state {
         case .quiet: break
-        case .ringing(let r, _): s["alarm"] = "ringing \(AlarmText.clock(r.minute))"
+        case .ringing(let r, _): s.alarm = "ringing \(AlarmText.clock(r.minute))"
         case .snoozed(let r, let until):
-            s["alarm"] = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
+            s.alarm = "snoozed \(AlarmText.clock(r.minute)), rings again in \(DurationText.format(.seconds((until - now()).nanoseconds / 1_000_000_000)))"
         }
         if let presets = core.presets {
-            s["preset"] = DurationText.format(presets.current)
-            s["presets"] = presets.all.map(DurationText.format)
-            s["direction"] = presets.direction.rawValue
+            s.preset = DurationText.format(presets.current)
+            s.presets = presets.all.map(DurationText.format)
+            s.direction = presets.direction.rawValue
         }
         let progress = shell.progress()
-        if let e = progress.elapsed { s["elapsed_ms"] = e.nanoseconds / 1_000_000 }
-        if let r = progress.remaining { s["remaining_ms"] = r.nanoseconds / 1_000_000 }
-        if let l = progress.leadIn { s["lead_in_ms"] = l.nanoseconds / 1_000_000 }
-        if let o = progress.overrun { s["overrun_ms"] = o.nanoseconds / 1_000_000 }
-        if let r = progress.round {
-            s["round"] = r.round
-            if let set = r.set { s["set"] = set }
-        }
+        func ms(_ d: Duration?) -> Int64? { d.map { $0.nanoseconds / 1_000_000 } }
+        s.elapsedMs = ms(progress.elapsed)
+        s.remainingMs = ms(progress.remaining)
+        s.leadInMs = ms(progress.leadIn)
+        s.overrunMs = ms(progress.overrun)
+        s.round = progress.round?.round
+        s.set = progress.round?.set
         if let name = progress.program {
-            s["program"] = name
-            s["programs"] = core.settings.interval.programs.map(\.name)
+            s.program = name
+            s.programs = core.settings.interval.programs.map(\.name)
         }
-        if let f = progress.finish { s["finish_ms"] = f.nanoseconds / 1_000_000 }
+        s.finishMs = ms(progress.finish)
         for extra in statusExtras { extra(&s) }
         return s
     }

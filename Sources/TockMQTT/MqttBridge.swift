@@ -73,8 +73,10 @@ public final class MqttBridge {
         }
         shell.onGroupChange = { [unowned self] change in group?.send(change) }
         service.addStatusFields { [unowned self] s in
-            s["mqtt"] = client.status.merging(["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]) { a, _ in a }
-            if let g = group?.status { s["group"] = g }
+            let counts: [String: Any] = ["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]
+            let link: [String: Any] = client.status.merging(counts) { a, _ in a }
+            s.mqtt = JSONText.Object(link)
+            if let g = self.group?.status { s.group = JSONText.Object(g) }
         }
     }
 
@@ -204,7 +206,7 @@ public final class MqttBridge {
             let reply: [String: Any] = if case .watch = request {
                 ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
             } else {
-                service.reply(to: request)
+                service.reply(to: request).object
             }
             client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
         }

@@ -67,37 +67,50 @@ func send(_ request: ControlRequest, socket: SocketOption, each: ((String) throw
     return line
 }
 
-/// Print a reply: the JSON itself, or a line for a person.
-func show(_ line: String, json: Bool) throws {
-    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+/// A reply line read: the status, or the refusal as a failure.
+func readReply(_ line: String) throws -> ControlReply {
+    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let reply = ControlReply(obj) else {
         throw Failure("unreadable reply: \(line)", exit: .badReply)
     }
-    if json { print(line); return }
-    if obj["ok"] as? Bool == false {
-        throw Failure(obj["error"] as? String ?? "refused")
+    return reply
+}
+
+/// The status of a reply carried out; a refusal is a failure with its reason.
+func readStatus(_ line: String) throws -> BoxStatus {
+    let reply = try readReply(line)
+    if let error = reply.error { throw Failure(error) }
+    guard let status = reply.status else { throw Failure("unreadable reply: \(line)", exit: .badReply) }
+    return status
+}
+
+/// Print a reply: the JSON itself, or a line for a person.
+func show(_ line: String, json: Bool) throws {
+    if json {
+        _ = try readReply(line)
+        print(line)
+        return
     }
-    print(summary(obj))
+    print(summary(try readStatus(line)))
 }
 
 /// A snapshot as a line for a person: state, display, mode, preset, switch
 /// and what else is going on.
-func summary(_ obj: [String: Any]) -> String {
-    var parts = ["\(obj["state"] ?? "?")", "display \"\(obj["display"] ?? "")\""]
-    if let m = obj["mode"] { parts.append("mode \(m)") }
-    if let p = obj["preset"] { parts.append("preset \(p)") }
+func summary(_ s: BoxStatus) -> String {
+    var parts = [s.state, "display \"\(s.display)\""]
+    if !s.mode.isEmpty { parts.append("mode \(s.mode)") }
+    if let p = s.preset { parts.append("preset \(p)") }
     // The lever (or a flip from the page) and the way the count goes: the
     // same but while a count keeps the direction it started with.
-    let lever = obj["switch"] as? String, direction = obj["direction"] as? String
-    if let sw = lever ?? direction { parts.append("switch \(sw)") }
-    if let lever, let direction, lever != direction { parts.append("counting \(direction)") }
-    if let p = obj["program"] { parts.append("program \(p)") }
-    if let r = obj["round"] { parts.append(obj["set"].map { "set \($0) round \(r)" } ?? "round \(r)") }
-    if let l = obj["lead_in_ms"] as? Int { parts.append("lead-in \((l + 999) / 1000)s") }
-    if let o = obj["overrun_ms"] as? Int { parts.append("over by \(o / 1000)s") }
-    if obj["buzzer"] as? Bool == true { parts.append("buzzer on") }
-    if let a = obj["alarm"] { parts.append("alarm \(a)") }
-    if let m = obj["mqtt"] as? [String: Any], let link = m["link"] { parts.append("mqtt \(link)") }
-    if let g = obj["group"] as? [String: Any], let name = g["name"] {
+    if let sw = s.switchPosition ?? s.direction { parts.append("switch \(sw)") }
+    if let lever = s.switchPosition, let direction = s.direction, lever != direction { parts.append("counting \(direction)") }
+    if let p = s.program { parts.append("program \(p)") }
+    if let r = s.round { parts.append(s.set.map { "set \($0) round \(r)" } ?? "round \(r)") }
+    if let l = s.leadInMs { parts.append("lead-in \((l + 999) / 1000)s") }
+    if let o = s.overrunMs { parts.append("over by \(o / 1000)s") }
+    if s.buzzer { parts.append("buzzer on") }
+    if let a = s.alarm { parts.append("alarm \(a)") }
+    if let link = s.mqtt?["link"] { parts.append("mqtt \(link)") }
+    if let g = s.group, let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }
     return parts.joined(separator: ", ")
@@ -183,7 +196,7 @@ struct Watch: ParsableCommand {
             // The first line is the snapshot, said as `tock status` says it.
             var text = line
             // The segment bits are for programs (the web page); --json keeps them.
-            if !json, let o { text = o["ok"] != nil ? summary(o) : eventText(o.filter { $0.key != "segments" && $0.key != "colon" }) }
+            if !json, let o { text = o["ok"] != nil ? (BoxStatus(o).map(summary) ?? line) : eventText(o.filter { $0.key != "segments" && $0.key != "colon" }) }
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.
@@ -201,13 +214,15 @@ struct AlarmCommand: ParsableCommand {
     /// Send an alarm request and print the list it returns.
     static func run(_ op: ControlRequest.AlarmOp, socket: SocketOption, json: Bool = false) throws {
         let line = try send(.alarm(op), socket: socket)
-        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw Failure("unreadable reply: \(line)", exit: .badReply) }
-        if json { print(line); return }
-        if obj["ok"] as? Bool == false { throw Failure(obj["error"] as? String ?? "refused") }
-        let alarms = obj["alarms"] as? [[String: Any]] ?? []
-        if alarms.isEmpty { print("no alarms (tock alarm add 06:45 mon-fri)") }
-        for a in alarms { print(a["line"] as? String ?? "") }
-        if let state = obj["alarm"] { print("alarm \(state)") }
+        if json {
+            _ = try readReply(line)
+            print(line)
+            return
+        }
+        let s = try readStatus(line)
+        if s.alarms.isEmpty { print("no alarms (tock alarm add 06:45 mon-fri)") }
+        for a in s.alarms { print(a.line) }
+        if let state = s.alarm { print("alarm \(state)") }
     }
 
     struct List: ParsableCommand {

@@ -17,17 +17,14 @@ struct Switch: ParsableCommand {
 
 /// Print the dimming of a status reply: `brightness 7, night 22:00-07:00 at 1`.
 func showDimming(_ line: String) throws {
-    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-        throw Failure("unreadable reply: \(line)", exit: .badReply)
-    }
-    if obj["ok"] as? Bool == false { throw Failure(obj["error"] as? String ?? "refused") }
-    var text = "brightness \(obj["brightness"] ?? "?")"
-    if let n = obj["night"] as? [String: Any] {
-        text += ", night \(n["from"] ?? "?")-\(n["to"] ?? "?") at \(n["brightness"] ?? "?")"
+    let s = try readStatus(line)
+    var text = "brightness \(s.brightness.map(String.init) ?? "?")"
+    if let n = s.night {
+        text += ", night \(n.from)-\(n.to) at \(n.brightness)"
     } else {
         text += ", no night schedule"
     }
-    if let now = obj["brightness_now"] { text += " (now \(now))" }
+    if let now = s.brightnessNow { text += " (now \(now))" }
     print(text)
 }
 
