@@ -20,18 +20,18 @@ public struct ControlLink: Sendable {
         public var description: String
     }
 
-    /// A reply line as it came, and read.
-    public struct Reply: @unchecked Sendable {
+    /// A reply line as it came (handed on to the page as it is), and read.
+    public struct Reply: Sendable {
         public var line: [UInt8]
-        public var object: [String: Any]
+        public var reply: ControlReply
 
-        public init(line: [UInt8], object: [String: Any]) {
+        public init(line: [UInt8], reply: ControlReply) {
             self.line = line
-            self.object = object
+            self.reply = reply
         }
 
         /// A reply made here (tests): the line written from the object.
-        public init(_ object: [String: Any]) { self.init(line: JSONText.bytes(object), object: object) }
+        public init(_ object: [String: Any]) { self.init(line: JSONText.bytes(object), reply: ControlReply(object)!) }
     }
 
     /// Send `request`, return its reply.
@@ -88,10 +88,11 @@ public struct ControlLink: Sendable {
             if let nl = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<nl])
                 pending.removeSubrange(...nl)
-                guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
-                    throw Failure(description: "the appliance answered something that is not a JSON object")
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+                      let reply = ControlReply(object) else {
+                    throw Failure(description: "the appliance answered something that is not a reply")
                 }
-                return Reply(line: line, object: object)
+                return Reply(line: line, reply: reply)
             }
             guard pending.count <= 65536 else { throw Failure(description: "reply longer than 64 KiB") }
             var wait: Int?

@@ -150,10 +150,10 @@ public final class WebApp: @unchecked Sendable {
             return refused("\(Pairing.codesPerWindow) codes asked within \(Pairing.codeWindow.nanoseconds / 60_000_000_000) minutes", until)
         case .success(let code):
             do {
-                let reply = try box(.notice(text: code, seconds: Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000))).object
-                guard reply["ok"] as? Bool == true else {
+                let reply = try box(.notice(text: code, seconds: Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000))).reply
+                if let error = reply.error {
                     withPairing { $0.withdraw(codeAskedAt: t) }
-                    return .error(503, "the box did not show the code: \(reply["error"] ?? "")")
+                    return .error(503, "the box did not show the code: \(error)")
                 }
             } catch {
                 withPairing { $0.withdraw(codeAskedAt: t) }
@@ -207,7 +207,7 @@ public final class WebApp: @unchecked Sendable {
     private func forward(_ request: ControlRequest) -> WebReply {
         let reply: ControlLink.Reply
         do { reply = try box(request) } catch { return .error(503, "\(error)") }
-        return WebReply(status: reply.object["ok"] as? Bool == false ? 409 : 200,
+        return WebReply(status: reply.reply.ok ? 200 : 409,
                         headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: reply.line)
     }
 
@@ -242,9 +242,8 @@ public final class WebApp: @unchecked Sendable {
 
     /// Snooze (Stop) or dismiss (Reset) the ringing alarm, as on the box.
     private func ring(snooze: Bool) -> WebReply {
-        let status: [String: Any]
-        do { status = try box(.status).object } catch { return .error(503, "\(error)") }
-        let alarm = status["alarm"] as? String ?? ""
+        let alarm: String
+        do { alarm = try box(.status).reply.status?.alarm ?? "" } catch { return .error(503, "\(error)") }
         if alarm.hasPrefix("ringing") || (!snooze && alarm.hasPrefix("snoozed")) {
             return forward(snooze ? .stop : .reset)
         }

@@ -165,10 +165,10 @@ final class WebAppTests: XCTestCase {
         let cookie = ["cookie": pairedCookie()]
         box.requests = []
         XCTAssertEqual(post("/api/alarm/snooze", headers: cookie).status, 409)
-        box.status = ["ok": true, "alarm": "ringing 06:45"]
+        box.status = ["ok": true, "state": "ready", "alarm": "ringing 06:45"]
         XCTAssertEqual(post("/api/alarm/snooze", headers: cookie).status, 200)
         XCTAssertEqual(box.requests.last, .stop)
-        box.status = ["ok": true, "alarm": "snoozed 06:45, rings again in 9m"]
+        box.status = ["ok": true, "state": "ready", "alarm": "snoozed 06:45, rings again in 9m"]
         XCTAssertEqual(post("/api/alarm/dismiss", headers: cookie).status, 200)
         XCTAssertEqual(box.requests.last, .reset)
     }
