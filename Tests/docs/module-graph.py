@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The module graph drawn in docs/architecture.md is Package.swift's, every
-module a target imports is one it declares, and the files its press path
-lists exist (at most 12).
+module a target imports is one it declares, the files its press path
+lists exist (at most 15), and the module table's line counts are the
+tree's (Swift lines that are neither blank nor comments).
 
-Usage: module-graph.py [PACKAGE_DIR]. Reads the targets' dependencies from
+Usage: module-graph.py [PACKAGE_DIR] [--write]. --write puts the tree's
+line counts in the table instead of failing on stale ones. Reads the targets' dependencies from
 `swift package dump-package` (modules of this package only: products of
 other packages are left out) and the block after `<!-- module-graph -->` in
 docs/architecture.md (`Module -> Dep, Dep`), and prints one line per
@@ -14,7 +16,9 @@ import re
 import subprocess
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else "."
+args = [a for a in sys.argv[1:] if a != "--write"]
+write = "--write" in sys.argv[1:]
+root = args[0] if args else "."
 dump = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
                                  capture_output=True, text=True).stdout)
 package = {}
@@ -53,8 +57,47 @@ files = re.findall(r"^\| \d+ \| `(Sources/[^`]+)`", press, re.M)
 for f in files:
     if not os.path.isfile(os.path.join(root, f)):
         problems.append(f"the press's path names {f}, which does not exist")
-if not 0 < len(files) <= 12:
-    problems.append(f"the press's path lists {len(files)} files (at most 12)")
+if not 0 < len(files) <= 15:
+    problems.append(f"the press's path lists {len(files)} files (at most 15)")
+
+
+# The table's line counts: each module's Swift lines that are neither blank
+# nor comments, counted from the tree.
+def code_lines(module):
+    n = 0
+    for dirpath, _, names in os.walk(os.path.join(root, "Sources", module)):
+        for f in names:
+            if f.endswith(".swift"):
+                for line in open(os.path.join(dirpath, f), encoding="utf-8"):
+                    t = line.strip()
+                    if t and not t.startswith("//"):
+                        n += 1
+    return n
+
+
+def counted(row):
+    cells = row.split(" | ")
+    modules = [re.sub(r"\s*\(\+.*?\)", "", m).strip() for m in cells[0].lstrip("| ").split(",")]
+    return cells, modules
+
+
+rows = re.findall(r"^\| (?:Tock|tock)[^\n]*\|$", page, re.M)
+stale = []
+new_page = page
+for row in rows:
+    cells, modules = counted(row)
+    if not all(os.path.isdir(os.path.join(root, "Sources", m)) for m in modules):
+        continue
+    want = ", ".join(f"{code_lines(m):,}" for m in modules)
+    have = cells[-1].rstrip(" |")
+    if have != want:
+        stale.append(f"{', '.join(modules)}: the table says {have}, the tree has {want}")
+        new_page = new_page.replace(row, " | ".join(cells[:-1]) + f" | {want} |")
+if stale and write:
+    open(os.path.join(root, "docs", "architecture.md"), "w", encoding="utf-8").write(new_page)
+    print(f"wrote {len(stale)} line counts in docs/architecture.md")
+    stale = []
+problems += [f"line counts: {s} (python3 Tests/docs/module-graph.py --write)" for s in stale]
 # Every module of this package a target imports is one it declares (the
 # compiler accepts a module reached through another; the graph would lie).
 for t in dump["targets"]:
@@ -91,3 +134,4 @@ print(f"ok   module graph: docs/architecture.md draws Package.swift's {len(packa
 print(f"ok   the press's path in docs/architecture.md: {len(files)} files, each one in the tree")
 print("ok   every module a target imports is one it declares")
 print("ok   tock-web reaches neither libgpiod (CGpiod) nor libmosquitto (CMosquitto)")
+print(f"ok   the module table's line counts are the tree's ({len(rows)} rows)")
