@@ -129,6 +129,8 @@ class Run:
                     "--mock-input", self.fifo, "--timing-log", self.log], {}
         if p == "swift-timer":
             return [self.bin["swift-timer"], str(d), self.fifo, self.log], {}
+        if p == "swift-timer-1hz":  # the same program ticking once a second: the fairest peer for MM:SS
+            return [self.bin["swift-timer"], str(d), self.fifo, self.log], {"SWIFT_TIMER_INTERVAL": "1"}
         return [self.bin["python"], os.path.join(HERE, "peers", "gpiozero_timer.py"), str(d), self.fifo, self.log], \
             {"GPIOZERO_PIN_FACTORY": "mock"}
 
@@ -579,7 +581,8 @@ def main():
                                          for p in ("tock", "swift-timer", "gpiozero")]
     floors = [platform_floor(c, plan) for c in plan.conditions if c in ("idle", "load") and not args.programs]
     # Valgrind makes this the slowest part: a QUICK run leaves it out.
-    counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work) for p in ("tock", "swift-timer", "gpiozero")]
+    counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work)
+                                                     for p in ("tock", "swift-timer", "swift-timer-1hz", "gpiozero")]
     idle = [] if args.programs or args.conditions else idle_clock(plan, binaries, work)
     # Valgrind again: a QUICK run gives the memory only.
     prints = [] if args.programs or args.conditions else footprint(binaries, results, work, instructions=not plan.quick)

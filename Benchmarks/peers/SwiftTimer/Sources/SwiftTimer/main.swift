@@ -34,7 +34,9 @@ var timerScheduledAt: Int64 = 0
 
 // MARK: the tutorial's view controller
 
-let timeInterval: TimeInterval = 0.05 // smaller interval
+// SWIFT_TIMER_INTERVAL (seconds): the benchmark's fairest peer ticks once a
+// second, as Tock's MM:SS changes; the tutorial's is 0.05.
+let timeInterval: TimeInterval = ProcessInfo.processInfo.environment["SWIFT_TIMER_INTERVAL"].flatMap(Double.init) ?? 0.05 // smaller interval
 let timerEnd: TimeInterval = seconds  // seconds to end the timer
 var timeCount: TimeInterval = timerEnd // counter for the timer
 var timer: Timer? // the tutorial's NSTimer(), which Linux Foundation does not offer
