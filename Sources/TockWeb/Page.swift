@@ -1,3 +1,5 @@
+import TockControl
+
 /// The page: plain HTML, CSS and JS served from the binary (no CDN, no
 /// build step). The display is drawn as SVG from the segment bits the
 /// hardware gets (as TockSimulator's SegmentSVG draws them), one column
@@ -66,7 +68,7 @@ enum Page {
       <section class="card">
         <h2>Mode and preset</h2>
         <div class="field"><label for="mode">Mode</label> <select id="mode">
-          <option>timer</option><option>stopwatch</option><option>countdown</option><option>interval</option>
+          \#(ControlRequest.modes.map { "<option>\($0)</option>" }.joined())
         </select></div>
         <p id="mode-error" class="error" role="status"></p>
         <div id="program-row" class="field" hidden><label for="program">Program</label> <select id="program"></select></div>
