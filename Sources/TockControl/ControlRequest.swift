@@ -36,15 +36,19 @@ public enum ControlRequest: Equatable, Sendable {
     /// 0-7; without `level`, the status (which has `brightness` and `night`).
     case brightness(Int?)
     /// `{"cmd":"night","from":"22:00","to":"07:00","brightness":1}`: the
-    /// night schedule; `{"cmd":"night","off":true}` removes it; without
-    /// fields, the status.
+    /// night schedule; `{"cmd":"night","off":true}` removes it; with only
+    /// some of the three, `{"cmd":"night","from":"23:00"}`, those change in
+    /// the schedule there is (Home Assistant's entities each send one);
+    /// without fields, the status.
     case night(Night?)
 
     /// A night schedule: off, or from and to (seconds after local
-    /// midnight, whole minutes) with its brightness.
+    /// midnight, whole minutes) with its brightness; or a change to some of
+    /// these in the schedule set (`nil`: kept as it is).
     public enum Night: Equatable, Sendable {
         case off
         case on(from: Int, to: Int, brightness: Int)
+        case change(from: Int?, to: Int?, brightness: Int?)
     }
 
     public enum AlarmOp: Equatable, Sendable {
@@ -150,14 +154,19 @@ public enum ControlRequest: Equatable, Sendable {
             return .off
         }
         guard f.count > 1 else { return nil }
-        func clock(_ key: String) throws(Invalid) -> Int {
-            guard let text = f[key]?.string else { throw Invalid(description: "night needs \"\(key)\", a time of day such as \"22:00\"") }
+        func clock(_ key: String) throws(Invalid) -> Int? {
+            guard let v = f[key] else { return nil }
+            guard let text = v.string else { throw Invalid(description: "night \"\(key)\" is a time of day such as \"22:00\"") }
             do { return try DailyAlarm.parseTime(text) * 60 } catch { throw Invalid(description: "night \(key): \(error.description)") }
         }
         let from = try clock("from"), to = try clock("to")
-        guard from != to else { throw Invalid(description: "night from and to are the same time; send {\"cmd\":\"night\",\"off\":true} for none") }
-        guard let b = f["brightness"] else { throw Invalid(description: "night needs \"brightness\", 0 (dimmest lit) to 7") }
-        return .on(from: from, to: to, brightness: try level(b, "night needs \"brightness\""))
+        if let from, let to, from == to {
+            throw Invalid(description: "night from and to are the same time; send {\"cmd\":\"night\",\"off\":true} for none")
+        }
+        var b: Int?
+        if let v = f["brightness"] { b = try level(v, "night \"brightness\"") }
+        if let from, let to, let b { return .on(from: from, to: to, brightness: b) }
+        return .change(from: from, to: to, brightness: b)
     }
 
     private static func alarmOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> AlarmOp {
@@ -215,6 +224,9 @@ public enum ControlRequest: Equatable, Sendable {
         case .night(.off?): #"{"cmd":"night","off":true}"#
         case .night(.on(let from, let to, let b)?):
             #"{"cmd":"night","from":"\#(Self.clock(from))","to":"\#(Self.clock(to))","brightness":\#(b)}"#
+        case .night(.change(let from, let to, let b)?):
+            "{\"cmd\":\"night\"" + (from.map { #","from":"\#(Self.clock($0))""# } ?? "")
+                + (to.map { #","to":"\#(Self.clock($0))""# } ?? "") + (b.map { #","brightness":\#($0)"# } ?? "") + "}"
         case .alarm(let op):
             switch op {
             case .list: #"{"cmd":"alarm","op":"list"}"#

@@ -53,6 +53,14 @@ public final class ControlService: ControlResponder {
             switch night {
             case .off: d.night = nil
             case .on(let from, let to, let b): d.night = NightSchedule(from: from, to: to, brightness: b)
+            case .change(let from, let to, let b):
+                guard var n = d.night else {
+                    return ["ok": false, "error": #"there is no night schedule to change; set one with "from", "to" and "brightness" together"#]
+                }
+                n.from = from ?? n.from
+                n.to = to ?? n.to
+                n.brightness = b ?? n.brightness
+                d.night = n
             }
             do { try shell.setDimming(d) } catch { return refused(error) }
         case .alarm(let op):

@@ -105,6 +105,47 @@ public enum HomeAssistant {
                                              "icon": "mdi:bell-ring-outline"]),
     ] }
 
+    /// The brightness by day and the night schedule, on the device's
+    /// Configuration card: each sends the control socket's `brightness` or
+    /// `night` request, so the same checks and the same rule apply (an
+    /// edit lasts until the file's `display.brightness` or `display.night`
+    /// changes). The night's from, to and brightness each change only
+    /// themselves in the schedule set, and are unavailable while there is
+    /// none; the switch turns on `night` (the file's schedule, or
+    /// `defaultNight` when the file has none).
+    public static func dimmingEntities(night: NightSchedule?) -> [Entity] {
+        let on = night ?? defaultNight
+        let config = "config"
+        let level: [String: Any] = ["min": Dimming.levels.lowerBound, "max": Dimming.levels.upperBound, "step": 1, "mode": "slider"]
+        return [
+            Entity("number", "brightness", "Brightness", level.merging(
+                ["command_topic": "cmd", "state_topic": "brightness", "entity_category": config, "icon": "mdi:brightness-6",
+                 "command_template": #"{"cmd":"brightness","level":{{ value | int }}}"#]) { a, _ in a }),
+            Entity("switch", "night", "Night schedule", ["command_topic": "cmd", "state_topic": "night",
+                                                        "payload_on": ControlRequest.night(.on(from: on.from, to: on.to, brightness: on.brightness)).line,
+                                                        "payload_off": ControlRequest.night(.off).line,
+                                                        "state_on": "ON", "state_off": "OFF", "entity_category": config,
+                                                        "icon": "mdi:weather-night"]),
+            // Home Assistant's time entity sends a `datetime.time`.
+            Entity("time", "night_from", "Night from", ["command_topic": "cmd", "state_topic": "night_from", "entity_category": config,
+                                                        "command_template": #"{"cmd":"night","from":"{{ value.strftime('%H:%M') }}"}"#,
+                                                        "icon": "mdi:weather-sunset-down"],
+                   onlyWhile: ("night", ["ON"])),
+            Entity("time", "night_to", "Night to", ["command_topic": "cmd", "state_topic": "night_to", "entity_category": config,
+                                                    "command_template": #"{"cmd":"night","to":"{{ value.strftime('%H:%M') }}"}"#,
+                                                    "icon": "mdi:weather-sunset-up"],
+                   onlyWhile: ("night", ["ON"])),
+            Entity("number", "night_brightness", "Night brightness", level.merging(
+                ["command_topic": "cmd", "state_topic": "night_brightness", "entity_category": config, "icon": "mdi:brightness-4",
+                 "command_template": #"{"cmd":"night","brightness":{{ value | int }}}"#]) { a, _ in a },
+                   onlyWhile: ("night", ["ON"])),
+        ]
+    }
+
+    /// The night schedule the switch turns on when the file has none: the
+    /// one docs/configuration.md shows.
+    public static let defaultNight = NightSchedule(from: 22 * 3600, to: 7 * 3600, brightness: 1)
+
     /// The rows an `interval.programs` list adds: the program select (its
     /// names) and the round sensor.
     public static func programEntities(_ programs: [String]) -> [Entity] {
@@ -134,11 +175,12 @@ public enum HomeAssistant {
         Trigger("phase_changed", "program", payload: "phase_changed"),
     ] }
 
-    /// The configs, as (topic, payload): the entities, the program select
-    /// and round sensor with `programs` (the names of `interval.programs`),
-    /// `alarms` switches (named as given) and the device triggers.
+    /// The configs, as (topic, payload): the entities, the brightness and
+    /// night schedule (`night`: the file's), the program select and round
+    /// sensor with `programs` (the names of `interval.programs`), `alarms`
+    /// switches (named as given) and the device triggers.
     public static func configs(_ c: MqttConfig, version: String, alarms: [String] = [],
-                               programs: [String] = []) -> [(topic: String, payload: [String: Any])] {
+                               programs: [String] = [], night: NightSchedule? = nil) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [
@@ -152,7 +194,7 @@ public enum HomeAssistant {
         // beside a config it cannot use. The device triggers' schema has
         // no origin, so only the entities carry it.
         let origin: [String: Any] = ["name": "Tock", "sw_version": version]
-        let all = entities + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
+        let all = entities + dimmingEntities(night: night) + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
         var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
                 "name": e.name,

@@ -40,6 +40,7 @@ public final class MqttBridge {
     private var ignoredReport = RateLimitedReport()
     private var droppedReport = RateLimitedReport()
     private var retainedReport = RateLimitedReport()
+    private var refusedReport = RateLimitedReport()
     /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
     private var inbox: [ControlRequest] = []
@@ -93,11 +94,11 @@ public final class MqttBridge {
         sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         // The state first: on a slow link it is what a dashboard and an
-        // automation wait for; the discovery configs (about 20 KiB) follow,
+        // automation wait for; the discovery configs (about 14 KiB) follow,
         // and Home Assistant reads the retained state when they arrive.
         publishState(force: true)
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
-        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames) {
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames, night: fileNight) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
         }
         // Alarm switches of alarms removed while the link was down.
@@ -136,7 +137,7 @@ public final class MqttBridge {
     private func announceAlarms() {
         let names = MqttStateTopics.alarmNames(of: shell)
         guard names != announcedAlarms, config.discovery else { return }
-        let configs = HomeAssistant.configs(config, version: Self.version, alarms: names, programs: programNames)
+        let configs = HomeAssistant.configs(config, version: Self.version, alarms: names, programs: programNames, night: fileNight)
         for n in 0..<names.count where n >= announcedAlarms.count || names[n] != announcedAlarms[n] {
             let topic = HomeAssistant.alarmConfigTopic(config, n + 1)
             if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSONText.bytes(c.payload)) }
@@ -152,6 +153,10 @@ public final class MqttBridge {
 
     /// A named program's phase at the last batch (work, rest).
     private var lastPhase: String?
+
+    /// The configuration file's night schedule, which Home Assistant's
+    /// night switch turns on.
+    private var fileNight: NightSchedule? { shell.core.settings.display.night }
 
     /// The names of `interval.programs`, for Home Assistant's program select.
     private var programNames: [String] { shell.core.settings.interval.programs.map(\.name) }
@@ -209,6 +214,16 @@ public final class MqttBridge {
                 service.reply(to: request).object
             }
             client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
+            if reply["ok"] as? Bool == false { refused(request, reply["error"] as? String ?? "") }
+        }
+    }
+
+    /// A request the box refused (a value it cannot take, a change its
+    /// state does not allow): answered on `reply` as the socket answers,
+    /// and logged, since nobody may be reading the replies.
+    private func refused(_ request: ControlRequest, _ why: String) {
+        if let more = refusedReport.due(at: now()) {
+            log.notice("mqtt: refused \(request.line) on \(commandTopic): \(why)\(more); at most one such line a minute")
         }
     }
 

@@ -19,11 +19,10 @@ import TockHardware
 ///
 /// Memory stays bounded whatever the broker does: nothing is published
 /// while the link is down (everything is published afresh on connecting),
-/// at most `maxInFlight` QoS 1 messages await their acknowledgement, and
+/// at most `MqttOutbox.maxInFlight` QoS 1 messages await their acknowledgement, and
 /// beyond that a retained topic keeps only its latest value.
 public final class MqttClient: MqttTransport {
 
-    static let maxInFlight = 32
     static let longestBackoff: Duration = .seconds(60)
 
     public private(set) var link = MqttLink.down
@@ -54,9 +53,7 @@ public final class MqttClient: MqttTransport {
     private var retryAt: Instant?
     private var backoff: Duration = .seconds(1)
     private var nextMisc: Instant?
-    private var inFlight: Set<CInt> = []
-    /// Retained values waiting for room in flight, oldest first.
-    private var waiting: [(topic: String, payload: [UInt8])] = []
+    private var outbox: MqttOutbox
     private var inCall = false
     /// MQTT 5 until a broker says it speaks only 3.1.1.
     private var protocol5 = true
@@ -86,6 +83,7 @@ public final class MqttClient: MqttTransport {
             throw HardwareError(.io, "mqtt: cannot load libmosquitto (\(why)): install it (apt install libmosquitto1) or remove the mqtt: section")
         }
         self.config = config
+        outbox = MqttOutbox(discoveryPrefix: config.discoveryPrefix)
         self.loop = loop
         self.log = log
         guard let m = tock_mosquitto_new(config.clientID, true, nil) else {
@@ -150,15 +148,14 @@ public final class MqttClient: MqttTransport {
 
     /// Publish with QoS 1. Retained values are state: only the latest of
     /// each matters, so they wait for room in flight; anything else (a
-    /// reply) is dropped when there is none.
+    /// reply) is dropped when there is none (`MqttOutbox`).
     public func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
         guard link == .connected else { return }
-        if retain { waiting.removeAll { $0.topic == topic } }
-        guard inFlight.count < Self.maxInFlight else {
-            if retain { waiting.append((topic, payload)) } else { dropped += 1 }
-            return
+        switch outbox.offer(topic, payload, retain: retain) {
+        case .send: send(topic, payload, retain: retain)
+        case .wait: break
+        case .drop: dropped += 1
         }
-        send(topic, payload, retain: retain)
     }
 
     public func subscribe(_ topic: String) {
@@ -270,17 +267,14 @@ public final class MqttClient: MqttTransport {
     }
 
     private func acknowledged(_ mid: CInt) {
-        inFlight.remove(mid)
-        while inFlight.count < Self.maxInFlight, !waiting.isEmpty {
-            let w = waiting.removeFirst()
-            send(w.topic, w.payload, retain: true)
-        }
+        outbox.acknowledged(mid)
+        while let w = outbox.next() { send(w.topic, w.payload, retain: true) }
     }
 
     private func send(_ topic: String, _ payload: [UInt8], retain: Bool) {
         var mid: CInt = 0
         let rc = payload.withUnsafeBytes { tock_mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
-        if rc == MOSQ_ERR_SUCCESS.rawValue { inFlight.insert(mid) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+        if rc == MOSQ_ERR_SUCCESS.rawValue { outbox.sent(mid, topic: topic) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
             log.error("mqtt: cannot publish to \(topic): \(Self.text(rc))")
         }
     }
@@ -322,8 +316,7 @@ public final class MqttClient: MqttTransport {
         link = .down
         lookup = nil
         lookupCheckAt = nil
-        inFlight = []
-        waiting = []
+        outbox.clear()
         unwatch()
         // The backoff starts over only after a connection that lasted.
         if wasConnected, let c = connectedAt, now() - c >= Self.longestBackoff { backoff = .seconds(1) }

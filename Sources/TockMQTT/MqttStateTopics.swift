@@ -1,5 +1,6 @@
 import Foundation
 import TockConfig
+import TockControl
 import TockCore
 import TockShell
 
@@ -33,6 +34,17 @@ enum MqttStateTopics {
             ("alarm", alarmState(core.alarms.state)),
             ("next_alarm", core.alarms.wallDeadline.map(timestamp) ?? "None"),
         ]
+        // The brightness by day and the night schedule; while there is none
+        // the night's entities are unavailable and their topics keep the
+        // last schedule.
+        let dimming = core.dimming
+        values.append(("brightness", "\(dimming.brightness)"))
+        values.append(("night", dimming.night == nil ? "OFF" : "ON"))
+        if let n = dimming.night {
+            values.append(("night_from", ControlRequest.clock(n.from)))
+            values.append(("night_to", ControlRequest.clock(n.to)))
+            values.append(("night_brightness", "\(n.brightness)"))
+        }
         // Outside the timer and stopwatch modes the preset entity is
         // unavailable and the topic keeps the last preset: never empty.
         if let presets = core.presets { values.append(("preset", DurationText.format(presets.current))) }

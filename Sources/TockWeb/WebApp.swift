@@ -116,10 +116,10 @@ public final class WebApp: @unchecked Sendable {
         case ("POST", ["reset"]): return forward(.reset)
         case ("POST", ["preset"]): return forward(r, ["cmd": "set"])
         case ("POST", ["mode"]): return forward(r, ["cmd": "mode"])
-        case ("POST", ["program"]): return forward(r, ["cmd": "program"], needs: "name")
-        case ("POST", ["switch"]): return forward(r, ["cmd": "switch"], needs: "position")
-        case ("POST", ["brightness"]): return forward(r, ["cmd": "brightness"], needs: "level")
-        case ("POST", ["night"]): return forward(r, ["cmd": "night"], needs: "from")
+        case ("POST", ["program"]): return forward(r, ["cmd": "program"], needs: ["name"])
+        case ("POST", ["switch"]): return forward(r, ["cmd": "switch"], needs: ["position"])
+        case ("POST", ["brightness"]): return forward(r, ["cmd": "brightness"], needs: ["level"])
+        case ("POST", ["night"]): return forward(r, ["cmd": "night"], needs: ["from", "to", "brightness"])
         case ("POST", ["alarms"]): return forward(r, ["cmd": "alarm", "op": "add"])
         case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return alarm(a[1], "rm")
         case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return alarm(a[1], a[2])
@@ -212,13 +212,15 @@ public final class WebApp: @unchecked Sendable {
     }
 
     /// A body's fields with `fixed` ones added, read as the control socket
-    /// reads them. `needs`: a field without which the socket's request only
-    /// reads (brightness, night): here a POST always changes something.
-    private func forward(_ r: WebRequest, _ fixed: [String: String], needs: String? = nil) -> WebReply {
+    /// reads them. `needs`: fields without which the socket's request only
+    /// reads (brightness, night) or changes part of the night schedule: here
+    /// a POST sets everything it names, a night schedule whole or `off`.
+    private func forward(_ r: WebRequest, _ fixed: [String: String], needs: [String] = []) -> WebReply {
         let fields: [String: RequestJSON.Value]
         do { fields = r.body.isEmpty ? [:] : try RequestJSON.object(r.body) } catch { return .error(400, "not a JSON object: \(error.description)") }
-        if let needs, fields[needs] == nil, fields["off"] == nil || needs != "from" {
-            return .error(400, "send \"\(needs)\"\(needs == "from" ? " (with \"to\" and \"brightness\"), or {\"off\":true}" : "")")
+        let night = needs.contains("from")
+        if fields["off"] == nil || !night, let missing = needs.first(where: { fields[$0] == nil }) {
+            return .error(400, "send \"\(missing)\"\(night ? #" (a night schedule is "from", "to" and "brightness" together), or {"off":true}"# : "")")
         }
         if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { return .error(400, "unknown field \"\(clash)\"") }
         var line = "{" + fixed.sorted { $0.key < $1.key }.map { "\(ControlRequest.quoted($0.key)):\(ControlRequest.quoted($0.value))" }.joined(separator: ",")

@@ -18,15 +18,16 @@ struct TestBox {
     var shell: Shell { host.shell }
     var state: String { shell.state?.rawValue ?? "starting" }
 
-    init(_ yaml: String, loop: VirtualLoop, link: VirtualLink? = nil, statePath: String? = nil, control: UnixListener? = nil) throws {
+    init(_ yaml: String, loop: VirtualLoop, link: VirtualLink? = nil, statePath: String? = nil, control: UnixListener? = nil,
+         log: Logger? = nil) throws {
         let config = try Configuration.parse(yaml: yaml, file: "test.yaml")
         var setup = Box.Setup(config: config, devices: Devices.mock(config, clock: { [loop] in loop.instant }))
         setup.statePath = statePath
         setup.control = control
         if let link { setup.transport = { _, _, _ in link } }
-        var log = Logger(label: "test")
-        log.logLevel = .critical
-        host = try Box(setup, loop: loop, log: log)
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        host = try Box(setup, loop: loop, log: log ?? quiet)
         host.start()
     }
 }

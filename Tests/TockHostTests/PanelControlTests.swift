@@ -34,8 +34,12 @@ import TockMock
         #expect(try parse(#"{"cmd":"night","from":"22:00","to":"7:00","brightness":1}"#) == .night(.on(from: 79_200, to: 25_200, brightness: 1)))
         #expect(try parse(#"{"cmd":"night","off":true}"#) == .night(.off))
         #expect(try parse(#"{"cmd":"night"}"#) == .night(nil))
+        // Some of the three: a change to the schedule there is.
+        #expect(try parse(#"{"cmd":"night","from":"23:00"}"#) == .night(.change(from: 82_800, to: nil, brightness: nil)))
+        #expect(try parse(#"{"cmd":"night","to":"06:30","brightness":0}"#) == .night(.change(from: nil, to: 23_400, brightness: 0)))
         for r: ControlRequest in [.flip(.down), .brightness(7), .brightness(nil), .night(.off), .night(nil),
-                                  .night(.on(from: 0, to: 86_340, brightness: 0))] {
+                                  .night(.on(from: 0, to: 86_340, brightness: 0)), .night(.change(from: 60, to: nil, brightness: nil)),
+                                  .night(.change(from: nil, to: 120, brightness: 2)), .night(.change(from: 60, to: 120, brightness: nil))] {
             #expect(try parse(r.line) == r)
         }
     }
@@ -49,7 +53,8 @@ import TockMock
         #"{"cmd":"brightness","level":2,"night":1}"#,
         #"{"cmd":"night","from":"22:00","to":"22:00","brightness":1}"#, #"{"cmd":"night","from":"24:00","to":"07:00","brightness":1}"#,
         #"{"cmd":"night","from":"22:00","to":"7:5","brightness":1}"#, #"{"cmd":"night","from":"22:00","to":"07:00","brightness":8}"#,
-        #"{"cmd":"night","from":"22:00","to":"07:00"}"#, #"{"cmd":"night","from":"22:00","brightness":1}"#,
+        #"{"cmd":"night","from":"22:00","to":"22:00"}"#, #"{"cmd":"night","brightness":8}"#, #"{"cmd":"night","to":700}"#,
+        #"{"cmd":"night","from":"7"}"#, #"{"cmd":"night","brightness":"1"}"#,
         #"{"cmd":"night","from":2200,"to":"07:00","brightness":1}"#, #"{"cmd":"night","off":false}"#,
         #"{"cmd":"night","off":true,"from":"22:00"}"#, #"{"cmd":"night","off":"yes"}"#,
         #"{"cmd":"night","from":"22:00","to":"07:00","brightness":1,"zone":"UTC"}"#,
@@ -167,6 +172,23 @@ import TockMock
         r = box.host.service.reply(to: .night(.off))
         #expect(r["night"] == nil)
         #expect(box.host.service.reply(to: .brightness(nil))["brightness"] as? Int == 3)
+    }
+
+    @Test func aChangeToSomeOfTheScheduleKeepsTheRestAndNeedsASchedule() throws {
+        let box = try TestBox("timer: {presets: [2m]}\nclock: {zone: UTC}", loop: loop)
+        var r = box.host.service.reply(to: .night(.change(from: 82_800, to: nil, brightness: nil)))
+        #expect(r["ok"] as? Bool == false)
+        #expect((r["error"] as? String)?.contains("no night schedule") == true)
+        #expect(box.shell.core.dimming == Dimming(brightness: 7))
+        _ = box.host.service.reply(to: .night(.on(from: 22 * 3600, to: 7 * 3600, brightness: 1)))
+        r = box.host.service.reply(to: .night(.change(from: 23 * 3600, to: nil, brightness: nil)))
+        #expect(r["ok"] as? Bool == true)
+        r = box.host.service.reply(to: .night(.change(from: nil, to: nil, brightness: 0)))
+        #expect(box.shell.core.dimming.night == NightSchedule(from: 23 * 3600, to: 7 * 3600, brightness: 0))
+        // A change that leaves from and to the same is refused by the core, and changes nothing.
+        r = box.host.service.reply(to: .night(.change(from: nil, to: 23 * 3600, brightness: nil)))
+        #expect(r["ok"] as? Bool == false)
+        #expect(box.shell.core.dimming.night == NightSchedule(from: 23 * 3600, to: 7 * 3600, brightness: 0))
     }
 
     @Test func theCoreRefusesLevelsItCannotShowAndKeepsWhatItHad() throws {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Home Assistant's root for Tests/ha: Debian sid (minbase) with Debian's
 # Python 3.14 and Home Assistant's virtualenv at /venv, cached under
-# CACHE_DIR/ha/ by the Home Assistant version, the Debian packages and the
-# requirements (rebuilt when one changes):
+# CACHE_DIR/ha/ by the Home Assistant version and the Debian packages
+# (rebuilt when one changes); when only the requirements changed, pip
+# installs them into the cached virtualenv (a requirement removed stays
+# installed, unused):
 #
 #   bash Tests/ha/root.sh CACHE_DIR VERSION     -> prints the root's path
 #
@@ -20,8 +22,23 @@ die() { printf 'ha-root: ERROR: %s\n' "$*" >&2; exit 1; }
 # wheel: no compiler (PyQRCode, pure Python, comes as a source archive).
 packages=python3.14,python3.14-venv,ca-certificates
 root=$cache/ha/sid-python3.14-ha$version
-key="$version $packages $(md5sum < "$here/requirements.txt" | cut -c1-12)"
+base="$version $packages"
+key="$base $(md5sum < "$here/requirements.txt" | cut -c1-12)"
 if [ -e "$root/.done" ] && [ "$(cat "$root/.done")" = "$key" ]; then echo "$root"; exit 0; fi
+if [ -e "$root/.done" ] && [ "$(cut -d' ' -f1-2 "$root/.done")" = "$base" ]; then
+  t=$(date +%s)
+  echo "ha-root: requirements changed: pip install -r requirements.txt into the cached virtualenv" >&2
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+  cp "$here/requirements.txt" "$root/requirements.txt"
+  bash "$here/in-root.sh" "$root" env PIP_CERT=/etc/ssl/certs/host-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    /venv/bin/pip install -q "homeassistant==$version" -r /requirements.txt >&2 \
+    || die "pip install -r requirements.txt into $root/venv failed"
+  rm -rf "$root/root/.cache/pip"
+  echo "$key" > "$root/.done"
+  echo "ha-root: virtualenv updated in $(( $(date +%s) - t )) s" >&2
+  echo "$root"
+  exit 0
+fi
 command -v mmdebstrap >/dev/null || die "mmdebstrap is missing (apt-get install mmdebstrap)"
 t=$(date +%s)
 tmp=$root.tmp

@@ -40,7 +40,8 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("button", "start"), ("button", "stop"), ("button", "reset"),
                      ("select", "mode"), ("text", "preset"), ("sensor", "direction"), ("sensor", "switch"),
                      ("sensor", "next_alarm"), ("sensor", "finishes_at"), ("button", "snooze"), ("button", "dismiss"),
-                     ("event", "events"),
+                     ("event", "events"), ("number", "brightness"), ("switch", "night"), ("time", "night_from"),
+                     ("time", "night_to"), ("number", "night_brightness"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
                      ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed")]
 MODES = ["timer", "stopwatch", "countdown", "interval"]
@@ -483,7 +484,7 @@ class DiscoveryTest(MqttCase):
             dev = config["device"]
             self.assertEqual(dev["identifiers"], [f"tock_{node}"])
             self.assertEqual(dev["manufacturer"], "Tock")
-            if component in ("button", "select", "text"):
+            if component in ("button", "select", "text", "number", "time"):
                 self.assertEqual(config["command_topic"], f"{p}/cmd")
             if component == "button":
                 press = {"snooze": "stop", "dismiss": "reset"}.get(obj, obj)
