@@ -55,7 +55,7 @@ public final class ControlService: ControlResponder {
             case .on(let from, let to, let b): d.night = NightSchedule(from: from, to: to, brightness: b)
             case .change(let from, let to, let b):
                 guard var n = d.night else {
-                    return ["ok": false, "error": #"there is no night schedule to change; set one with "from", "to" and "brightness" together"#]
+                    return .refused(#"there is no night schedule to change; set one with "from", "to" and "brightness" together"#)
                 }
                 n.from = from ?? n.from
                 n.to = to ?? n.to
