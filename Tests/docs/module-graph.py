@@ -2,7 +2,7 @@
 """The module graph drawn in docs/architecture.md is Package.swift's, every
 module a target imports is one it declares, the files its press path
 lists exist (at most 15), and the module table's line counts are the
-tree's (Swift lines that are neither blank nor comments).
+tree's (Swift lines that are neither blank nor comments) within 5 %.
 
 Usage: module-graph.py [PACKAGE_DIR] [--write]. --write puts the tree's
 line counts in the table instead of failing on stale ones. Reads the targets' dependencies from
@@ -88,9 +88,13 @@ for row in rows:
     cells, modules = counted(row)
     if not all(os.path.isdir(os.path.join(root, "Sources", m)) for m in modules):
         continue
-    want = ", ".join(f"{code_lines(m):,}" for m in modules)
+    counts = [code_lines(m) for m in modules]
+    want = ", ".join(f"{n:,}" for n in counts)
     have = cells[-1].rstrip(" |")
-    if have != want:
+    said = [int(x.replace(",", "")) for x in re.findall(r"[\d,]+", have)]
+    # Off by more than 5 % is stale (a few lines more or less is not news).
+    off = len(said) != len(counts) or any(abs(a - b) > 0.05 * b for a, b in zip(said, counts))
+    if have != want and (off or write):
         stale.append(f"{', '.join(modules)}: the table says {have}, the tree has {want}")
         new_page = new_page.replace(row, " | ".join(cells[:-1]) + f" | {want} |")
 if stale and write:
@@ -134,4 +138,4 @@ print(f"ok   module graph: docs/architecture.md draws Package.swift's {len(packa
 print(f"ok   the press's path in docs/architecture.md: {len(files)} files, each one in the tree")
 print("ok   every module a target imports is one it declares")
 print("ok   tock-web reaches neither libgpiod (CGpiod) nor libmosquitto (CMosquitto)")
-print(f"ok   the module table's line counts are the tree's ({len(rows)} rows)")
+print(f"ok   the module table's line counts are the tree's, within 5 % ({len(rows)} rows)")
