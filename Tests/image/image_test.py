@@ -43,6 +43,7 @@ import http.client
 
 failed = 0
 figures = {}
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def check(ok, what, why=""):
@@ -132,7 +133,8 @@ class VM:
                                      stderr=open(self.log + ".qemu", "w"), start_new_session=True)
 
     def console(self):
-        return open(self.log, errors="replace").read()
+        """The serial console so far, without systemd's colours (ANSI escapes)."""
+        return ANSI.sub("", open(self.log, errors="replace").read())
 
     def wait_console(self, pattern, timeout):
         end = time.monotonic() + timeout
@@ -189,11 +191,22 @@ class VM:
 READY = r"Started tock\.service"
 
 
+def diagnose(vm):
+    """What the guest says about a boot that went wrong, when ssh answers."""
+    try:
+        out = vm.ssh("systemctl --failed --no-legend --plain; systemctl list-jobs --no-legend | head -20; "
+                     "journalctl -b -u tock -u tock-setup -u tock-web --no-pager | tail -40", timeout=60, check_rc=False)
+        print("  guest:\n    " + out.replace("\n", "\n    "), flush=True)
+    except Exception as e:
+        print(f"  guest: no answer over ssh ({e})", flush=True)
+
+
 def boot(card, work, name, timeout):
     vm = VM(card, work, name)
     vm.start()
     t = vm.wait_console(READY, timeout)
     if not check(t is not None, f"{name}: tock.service started (READY) within {timeout} s", vm.tail()):
+        diagnose(vm)
         vm.kill()
         return None, None
     if not check(vm.wait_ssh(120), f"{name}: ssh root@ with the key of tock-setup.txt", vm.tail()):
