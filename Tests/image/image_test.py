@@ -433,6 +433,11 @@ def phase_update(card, work, args):
         # The image's entry points at the project's address; the test's
         # repository is on the host (10.0.2.2 in QEMU's user network), and
         # Debian's archive is out of reach from the test VM.
+        # The box's clock: QEMU's user network reaches no NTP server, so the
+        # guest runs from its last saved time, behind the host's; apt refuses
+        # a Release signed "in the future" ("Not live until"). What NTP does
+        # on a box on a network, the host's time does here.
+        vm.ssh(f"date -u -s @{int(time.time())} >/dev/null")
         vm.ssh(f"mount -o remount,rw / && sed -i 's|^URIs:.*|URIs: http://10.0.2.2:{args.repo_port}/wrong|' "
                "/etc/apt/sources.list.d/tock.sources && mv /etc/apt/sources.list.d/debian.sources /root/")
         r = vm.ssh("apt-get update 2>&1; echo rc=$?", timeout=300)
@@ -449,7 +454,10 @@ def phase_update(card, work, args):
         el = st.get("elapsed_ms") or 0
         check(st.get("state") == "running" and el >= (time.time() - t_start - 5) * 1000,
               "the stopwatch kept running across the upgrade's restart", st)
-        check(vm.ssh("findmnt -no OPTIONS /").startswith("ro"), "root read-only again after the upgrade")
+        # root-ro makes it read-only once apt has exited (a few seconds).
+        ro = vm.ssh("for i in $(seq 30); do findmnt -no OPTIONS / | grep -q '^ro' && break; sleep 1; done; "
+                    "findmnt -no OPTIONS /; journalctl -u tock-root-ro --no-pager | tail -3")
+        check(ro.startswith("ro"), "root read-only again after the upgrade", ro)
     finally:
         srv.terminate()
     vm.poweroff()
