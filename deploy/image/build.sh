@@ -85,7 +85,7 @@ rm -f "$root/etc/apt/sources.list"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/tock-setup" "$R/data-grow" "$root/usr/lib/tock-image/"
+install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$root/usr/lib/tock-image/"
 for u in tock-data-grow tock-setup tock-setup-notice; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
@@ -126,11 +126,18 @@ mkdir -p "$W/local-fs.target.wants"
 ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
 ln -sfn /lib/systemd/system/systemd-networkd.service "$W/multi-user.target.wants/systemd-networkd.service"
-ln -sfn /lib/systemd/system/wpa_supplicant@.service "$W/multi-user.target.wants/wpa_supplicant@wlan0.service"
+# wpa_supplicant for wlan0 starts when wlan0 appears, not at multi-user: a
+# unit that waits for the device would hold network.target (and so ssh and
+# tock-web) until the device timeout on a box whose Wi-Fi never comes up
+# (no firmware answer, a board without radio, QEMU). The D-Bus variant
+# (wpa_supplicant.service, for NetworkManager) is not used.
+mkdir -p "$W/sys-subsystem-net-devices-wlan0.device.wants"
+ln -sfn /lib/systemd/system/wpa_supplicant@.service "$W/sys-subsystem-net-devices-wlan0.device.wants/wpa_supplicant@wlan0.service"
+rm -f "$W/multi-user.target.wants/wpa_supplicant.service"
 in_chroot systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1 || true
 # A read-only root: no random seed file to refresh (the kernel seeds itself),
 # no first-boot wizard.
-for u in systemd-networkd-persistent-storage.service systemd-random-seed.service systemd-firstboot.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service; do
+for u in systemd-networkd-persistent-storage.service systemd-random-seed.service systemd-firstboot.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service dpkg-db-backup.timer; do
   ln -sfn /dev/null "$W/$u"
 done
 # /usr is not newer than /etc and /var: the units that rebuild caches after
@@ -139,7 +146,16 @@ touch "$root/etc/.updated" "$root/var/.updated"
 # Made per box at the first boot, not shared by every card: the machine id
 # (empty: systemd makes one at each boot in RAM), the SSH host keys (on /data).
 : > "$root/etc/machine-id"
-rm -f "$root/var/lib/dbus/machine-id" "$root"/etc/ssh/ssh_host_*
+rm -f "$root"/etc/ssh/ssh_host_*
+# D-Bus reads the machine id here (systemd-tmpfiles would make this link at
+# boot, which a read-only root refuses).
+ln -sfn /etc/machine-id "$root/var/lib/dbus/machine-id"
+# The locale of every login and service (/etc/default/locale points here).
+echo LANG=C.UTF-8 > "$root/etc/locale.conf"
+# A Pi has no clock that runs while it is off: until NTP answers (or
+# timesyncd's saved time on /data is read), systemd sets the clock to this
+# file's time stamp, the image's build time, rather than to its own build date.
+: > "$root/usr/lib/clock-epoch"
 # What the build leaves behind.
 rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/* "$root"/var/cache/debconf/*-old "$root"/var/lib/dpkg/*-old \
   "$root"/var/log/* "$root"/tmp/* "$root"/var/tmp/* "$root"/root/.bash_history "$root"/etc/*- "$root"/var/cache/ldconfig/aux-cache
@@ -159,10 +175,13 @@ cat >> "$root/etc/default/raspi-firmware" <<CFG
 ROOTPART=PARTUUID=$DISKID-02
 CONSOLES="tty0 ttyS1,115200"
 CFG
-# The hook writes "rw": the initramfs mounts the root read-write and
-# systemd-remount-fs makes it read-only as fstab says. ("ro" on the command
-# line made most of systemd's early units fail under QEMU raspi3b; not yet
-# understood.)
+# The root is mounted read-only from the start: the hook writes "rw" before
+# this file's words and the last of the two counts (for the kernel, the
+# initramfs and systemd alike). A root mounted read-write, even only until
+# systemd-remount-fs, is written at every boot (the superblock's mount count,
+# the journal, /etc/machine-id, which systemd then writes instead of keeping
+# it in /run), and a power cut in those seconds could hit it.
+echo ro > "$root/etc/default/raspi-extra-cmdline"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
 cp -a "$root/boot/firmware/." "$boot/"
@@ -172,6 +191,7 @@ install -m 0644 "$R/tock-setup.txt" "$boot/tock-setup.txt"
 install -m 0644 "$repo/deploy/config.yaml" "$boot/tock/config.yaml"
 for f in "vmlinuz-$kver" "initrd.img-$kver" config.txt cmdline.txt; do [ -f "$boot/$f" ] || die "raspi-firmware left no $f in /boot/firmware"; done
 grep -q "root=PARTUUID=$DISKID-02" "$boot/cmdline.txt" || die "cmdline.txt does not name the root by PARTUUID: $(cat "$boot/cmdline.txt")"
+grep -Eq ' ro[[:space:]]*$' "$boot/cmdline.txt" || die "cmdline.txt does not end in ro: $(cat "$boot/cmdline.txt")"
 
 # ---------------------------------------------------------------- file systems
 # Every time stamp is SOURCE_DATE_EPOCH.
