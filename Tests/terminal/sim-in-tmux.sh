@@ -8,7 +8,14 @@ tock=${1:-.build/debug/tock}
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (make deps installs it)"; exit 1; }
 work=$(mktemp -d)
 session=tock-term-$$
-trap 'tmux kill-session -t $session 2>/dev/null || true; rm -rf "$work"' EXIT
+# A tmux server of its own: another server on the default socket (a person's,
+# another test's) exiting as a session here begins cannot break the run
+# ("server exited unexpectedly").
+tmux() { command tmux -L "tock-term-$$" "$@"; }
+trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+# A session that outlives the others: the server never exits between two
+# of them (a session begun while it exits is what fails).
+tmux new-session -d -s keep "sleep 600"
 printf 'timer:\n  presets: [3s]\nleds: [running, ringing]\n' > "$work/config.yaml"
 
 # The simulator serves the control socket in the user's runtime directory,
