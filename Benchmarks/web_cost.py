@@ -20,7 +20,7 @@ the page's EventSource is on the box's side: an HTTP client reading
                         [--seconds 8] [--json out.json]
 """
 import argparse
-import gzip
+import contextlib
 import json
 import os
 import shutil
@@ -161,11 +161,14 @@ class Build:
                 p.stop()
 
 
-def pair_token(tock, web, work):
-    """A token as tock-web writes it, made by pairing with the display's code
-    (the format of the tokens file is tock-web's business)."""
-    d = tempfile.mkdtemp(prefix="web-cost-pair-", dir=work)
+@contextlib.contextmanager
+def served(tock, web, work, prefix, tokens_entry=None):
+    """A mock box and its tock-web, not under valgrind: yields (control
+    socket, tokens file, port); both stopped at the end."""
+    d = tempfile.mkdtemp(prefix=prefix, dir=work)
     sock, tokens, port = os.path.join(d, "s"), os.path.join(d, "tokens.json"), free_port()
+    if tokens_entry:
+        json.dump([tokens_entry], open(tokens, "w"))
     box = subprocess.Popen([tock, "run", "--backend", "mock", "--socket", sock, "--state", os.path.join(d, "state.json")],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     srv = None
@@ -174,13 +177,7 @@ def pair_token(tock, web, work):
         srv = subprocess.Popen([web, "--listen", "127.0.0.1", "--port", str(port), "--socket", sock, "--tokens", tokens],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: listening(port), "tock-web", 30)
-        post = lambda path, body: urllib.request.urlopen(urllib.request.Request(
-            f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json"}), timeout=10)
-        post("/api/pair/request", {})
-        code = json.loads(subprocess.run([tock, "status", "--json", "--socket", sock], capture_output=True, text=True).stdout)["display"]
-        post("/api/pair", {"code": code, "name": "bench"})
-        return json.load(open(tokens))[-1]
+        yield sock, tokens, port, srv
     finally:
         for p in (srv, box):
             if p:
@@ -188,22 +185,24 @@ def pair_token(tock, web, work):
                 p.wait()
 
 
+def pair_token(tock, web, work):
+    """A token as tock-web writes it, made by pairing with the display's code
+    (the format of the tokens file is tock-web's business)."""
+    with served(tock, web, work, "web-cost-pair-") as (sock, tokens, port, _):
+        post = lambda path, body: urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json"}), timeout=10)
+        post("/api/pair/request", {})
+        code = json.loads(subprocess.run([tock, "status", "--json", "--socket", sock], capture_output=True, text=True).stdout)["display"]
+        post("/api/pair", {"code": code, "name": "bench"})
+        return json.load(open(tokens))[-1]
+
+
 def page_bytes(tock, web, token_entry, work):
     """The first load's and a reload's bytes (headers and bodies of the page's
     five files, as a browser asks them: gzip accepted, then with the
     ETags it got), and tock-web's resident memory with 5 displays open."""
-    d = tempfile.mkdtemp(prefix="web-cost-load-", dir=work)
-    sock, tokens, port = os.path.join(d, "s"), os.path.join(d, "tokens.json"), free_port()
-    json.dump([token_entry], open(tokens, "w"))
-    box = subprocess.Popen([tock, "run", "--backend", "mock", "--socket", sock, "--state", os.path.join(d, "state.json")],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    srv = None
-    try:
-        wait(lambda: os.path.exists(sock), "tock", 30)
-        srv = subprocess.Popen([web, "--listen", "127.0.0.1", "--port", str(port), "--socket", sock, "--tokens", tokens],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait(lambda: listening(port), "tock-web", 30)
-
+    with served(tock, web, work, "web-cost-load-", token_entry) as (_, _, port, srv):
         def load(tags):
             total, got = 0, {}
             for path in ("/", "/app.js", "/app.css", "/icon.svg", "/manifest.webmanifest"):
@@ -232,11 +231,6 @@ def page_bytes(tock, web, token_entry, work):
         for x in displays:
             x.close()
         return {"first_load_bytes": first, "reload_bytes": again, "rss_kib_5_displays": rss}
-    finally:
-        for p in (srv, box):
-            if p:
-                p.terminate()
-                p.wait()
 
 
 def measure(build, token, seconds, counts):
