@@ -279,14 +279,18 @@ public struct AlarmClock: Sendable {
 
 /// The alarms in the state file: each with the last occurrence it is done
 /// with, and a ring or snooze in progress, on the wall clock.
-public struct AlarmsSnapshot: Equatable, Sendable, Codable {
-    public struct Item: Equatable, Sendable, Codable {
+public struct AlarmsSnapshot: Equatable, Sendable {
+    public struct Item: Equatable, Sendable {
         public var at: String
         public var days: String
         public var label: String
         public var enabled: Bool
         /// Occurrences at or before this wall instant (ns) are done with.
         public var handled: Int64
+
+        public init(at: String, days: String, label: String, enabled: Bool, handled: Int64) {
+            (self.at, self.days, self.label, self.enabled, self.handled) = (at, days, label, enabled, handled)
+        }
     }
     public var items: [Item]
     /// The configuration file's alarms when this was taken.
@@ -301,33 +305,22 @@ public struct AlarmsSnapshot: Equatable, Sendable, Codable {
         self.file = file
     }
 
-    /// Decoded from the state file: lists within `DailyAlarm.maxCount`,
-    /// instants within `TimeBounds`, labels printable.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        items = try c.decode([Item].self, forKey: .items)
-        file = try c.decode([String].self, forKey: .file)
-        minute = try c.decodeIfPresent(Int.self, forKey: .minute)
-        labels = try c.decodeIfPresent([String].self, forKey: .labels)
-        ringing = try c.decodeIfPresent(Int64.self, forKey: .ringing)
-        snoozedUntil = try c.decodeIfPresent(Int64.self, forKey: .snoozedUntil)
+    /// Read from outside: lists within `DailyAlarm.maxCount`, instants
+    /// within `TimeBounds`, labels printable.
+    func check() throws(Snapshot.Invalid) {
         guard items.count <= DailyAlarm.maxCount, file.count <= DailyAlarm.maxCount, (labels ?? []).count <= DailyAlarm.maxCount else {
-            throw c.refusal(.items, "more than \(DailyAlarm.maxCount) alarms")
+            throw Snapshot.Invalid("alarms.items", "more than \(DailyAlarm.maxCount) alarms")
         }
-        if let m = minute, !(0..<1440).contains(m) { throw c.refusal(.minute, "minute \(m) is not within a day") }
+        if let m = minute, !(0..<1440).contains(m) { throw Snapshot.Invalid("alarms.minute", "minute \(m) is not within a day") }
         do {
-            for item in items {
-                _ = try WallTime(checked: item.handled)
-                _ = try DailyAlarm.parseLabel(item.label)
-            }
-            for label in labels ?? [] { _ = try DailyAlarm.parseLabel(label) }
+            for item in items { _ = try WallTime(checked: item.handled) }
             if let r = ringing { _ = try WallTime(checked: r) }
             if let u = snoozedUntil { _ = try WallTime(checked: u) }
-        } catch let e as TimeBounds.Violation {
-            throw c.refusal(.items, e.description)
-        } catch let e as DailyAlarm.Invalid {
-            throw c.refusal(.labels, e.description)
-        }
+        } catch { throw Snapshot.Invalid("alarms.items", error.description) }
+        do {
+            for item in items { _ = try DailyAlarm.parseLabel(item.label) }
+            for label in labels ?? [] { _ = try DailyAlarm.parseLabel(label) }
+        } catch { throw Snapshot.Invalid("alarms.labels", error.description) }
     }
 }
 

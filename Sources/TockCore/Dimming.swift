@@ -48,7 +48,7 @@ public struct Dimming: Equatable, Sendable {
 
 /// The dimming in the state file: the values in use, and the
 /// configuration file's when they were saved (`Dimming.record`).
-public struct DimmingSnapshot: Equatable, Sendable, Codable {
+public struct DimmingSnapshot: Equatable, Sendable {
     public var brightness: Int
     /// `[from, to, brightness]`, seconds after local midnight; absent: none.
     public var night: [Int]?
@@ -64,14 +64,14 @@ public struct DimmingSnapshot: Equatable, Sendable, Codable {
         Dimming(brightness: brightness, night: night.map { NightSchedule(from: $0[0], to: $0[1], brightness: $0[2]) })
     }
 
-    /// Decoded from the state file: levels 0-7, times within a day.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        brightness = try c.decode(Int.self, forKey: .brightness)
-        night = try c.decodeIfPresent([Int].self, forKey: .night)
-        file = try c.decode(String.self, forKey: .file)
-        guard file.utf8.count <= 64 else { throw c.refusal(.file, "longer than 64 bytes") }
-        if let n = night, n.count != 3 { throw c.refusal(.night, "not [from, to, brightness]") }
-        if let why = dimming.problem { throw c.refusal(.brightness, why) }
+    public init(brightness: Int, night: [Int]?, file: String) {
+        (self.brightness, self.night, self.file) = (brightness, night, file)
+    }
+
+    /// Read from outside: levels 0-7, times within a day.
+    func check() throws(Snapshot.Invalid) {
+        guard file.utf8.count <= 64 else { throw Snapshot.Invalid("dimming.file", "longer than 64 bytes") }
+        if let n = night, n.count != 3 { throw Snapshot.Invalid("dimming.night", "not [from, to, brightness]") }
+        if let why = dimming.problem { throw Snapshot.Invalid("dimming.brightness", why) }
     }
 }

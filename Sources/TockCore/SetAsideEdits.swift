@@ -5,9 +5,9 @@
 /// come back with it. One list of each kind is kept, the last edited one
 /// the file replaced, in the state file too, so a restart in between loses
 /// nothing.
-public struct SetAsideEdits: Equatable, Sendable, Codable {
+public struct SetAsideEdits: Equatable, Sendable {
     /// Presets edited over the file's list `file` (nanoseconds).
-    public struct Presets: Equatable, Sendable, Codable {
+    public struct Presets: Equatable, Sendable {
         public var file: [Int64]
         public var presets: [Int64]
         public var index: Int
@@ -35,23 +35,21 @@ public struct SetAsideEdits: Equatable, Sendable, Codable {
 
     public var isEmpty: Bool { presets.isEmpty && alarms.isEmpty }
 
-    /// Decoded from the state file: at most `depth` lists of each kind,
-    /// each a list a file may hold, its index within it (the alarms are
-    /// checked by `AlarmsSnapshot`'s own decoder).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        presets = try c.decode([Presets].self, forKey: .presets)
-        alarms = try c.decode([AlarmsSnapshot].self, forKey: .alarms)
+    /// Read from outside: at most `depth` lists of each kind, each a list
+    /// a file may hold, its index within it, the alarms as `AlarmsSnapshot`
+    /// checks them.
+    func check() throws(Snapshot.Invalid) {
         guard presets.count <= Self.depth, alarms.count <= Self.depth else {
-            throw c.refusal(.presets, "more than \(Self.depth) lists set aside")
+            throw Snapshot.Invalid("setAside", "more than \(Self.depth) lists set aside")
         }
         let range = 1...Settings.longestPreset.nanoseconds
         for p in presets {
             guard !p.presets.isEmpty, p.presets.count <= Settings.maxPresets, p.file.count <= Settings.maxPresets,
                   (p.presets + p.file).allSatisfy(range.contains), p.presets.indices.contains(p.index) else {
-                throw c.refusal(.presets, "not a list of at most \(Settings.maxPresets) presets with its index")
+                throw Snapshot.Invalid("setAside.presets", "not a list of at most \(Settings.maxPresets) presets with its index")
             }
         }
+        for a in alarms { try a.check() }
     }
 
     /// Keep the snapshot's presets if they were edited over its file's list.

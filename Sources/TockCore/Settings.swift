@@ -1,7 +1,7 @@
 /// Everything the core needs to know from the configuration file, already
 /// validated and in typed form (parsing lives outside the core).
 public struct Settings: Equatable, Sendable {
-    public enum Mode: String, CaseIterable, Sendable, Codable {
+    public enum Mode: String, CaseIterable, Sendable {
         case timer, stopwatch, countdown, interval
     }
 

@@ -4,8 +4,8 @@
 ///
 /// A snapshot changes only on a state transition, never with the passing
 /// of time, so writing it on every change costs nothing while a count runs.
-public struct Snapshot: Equatable, Sendable, Codable {
-    public enum Phase: Equatable, Sendable, Codable {
+public struct Snapshot: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
         case ready
         /// Running since the wall instant `since`, with `before` elapsed
         /// (nanoseconds) from earlier runs.
@@ -58,56 +58,49 @@ public struct Snapshot: Equatable, Sendable, Codable {
         self.direction = direction
     }
 
-    /// Decoded from the state file or a fleet group's message: every value
-    /// is checked here, so a snapshot never holds an instant or a duration
-    /// the core's arithmetic cannot take (see `TimeBounds`), a mode or a
-    /// direction it does not know, or more presets than a file may list.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let modeText = try c.decode(String.self, forKey: .mode)
-        guard let mode = Settings.Mode(rawValue: modeText) else { throw c.refusal(.mode, "unknown mode \"\(modeText.prefix(32))\"") }
-        self.mode = mode
-        let directionText = try c.decode(String.self, forKey: .direction)
-        guard let direction = SwitchPosition(rawValue: directionText) else {
-            throw c.refusal(.direction, "unknown direction \"\(directionText.prefix(32))\"")
-        }
-        self.direction = direction
-        phase = try c.decode(Phase.self, forKey: .phase)
-        do { try phase.check() } catch { throw c.refusal(.phase, error.description) }
-        presets = try c.decode([Int64].self, forKey: .presets)
-        guard presets.count <= Settings.maxPresets else { throw c.refusal(.presets, "more than \(Settings.maxPresets) presets") }
+    /// Every value checked, for a snapshot read from outside (the state
+    /// file, a fleet group's message): it never holds an instant or a
+    /// duration the core's arithmetic cannot take (see `TimeBounds`), more
+    /// presets than a file may list, or an index outside its list. The
+    /// edges that read those formats decode the mode and the direction
+    /// (unknown names are theirs to refuse) and call this.
+    public func check() throws(Invalid) {
+        do { try phase.check() } catch { throw Invalid("phase", error.description) }
+        guard presets.count <= Settings.maxPresets else { throw Invalid("presets", "more than \(Settings.maxPresets) presets") }
         for p in presets {
-            guard (1...Settings.longestPreset.nanoseconds).contains(p) else { throw c.refusal(.presets, "a preset of \(p) ns is not 1 ns to 99h59m") }
+            guard (1...Settings.longestPreset.nanoseconds).contains(p) else { throw Invalid("presets", "a preset of \(p) ns is not 1 ns to 99h59m") }
         }
-        presetIndex = try c.decode(Int.self, forKey: .presetIndex)
-        guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw c.refusal(.presetIndex, "preset \(presetIndex) of \(presets.count)") }
-        if let m = try c.decodeIfPresent(String.self, forKey: .fileMode) {
-            guard let fileMode = Settings.Mode(rawValue: m) else { throw c.refusal(.fileMode, "unknown mode \"\(m.prefix(32))\"") }
-            self.fileMode = fileMode
-        }
-        alarms = try c.decodeIfPresent(AlarmsSnapshot.self, forKey: .alarms)
-        filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
-        dimming = try c.decodeIfPresent(DimmingSnapshot.self, forKey: .dimming)
-        setAside = try c.decodeIfPresent(SetAsideEdits.self, forKey: .setAside)
-        leadIn = try c.decodeIfPresent(Int64.self, forKey: .leadIn)
+        guard presetIndex >= 0, presetIndex < max(presets.count, 1) else { throw Invalid("presetIndex", "preset \(presetIndex) of \(presets.count)") }
         if let l = leadIn, !(0...Settings.longestLeadIn.nanoseconds).contains(l) {
-            throw c.refusal(.leadIn, "a lead-in of \(l) ns is not 0 to 60 s")
+            throw Invalid("leadIn", "a lead-in of \(l) ns is not 0 to 60 s")
         }
-        program = try c.decodeIfPresent(Int.self, forKey: .program)
-        if let p = program, !(0..<Settings.maxPresets).contains(p) { throw c.refusal(.program, "program \(p) is not 0 to \(Settings.maxPresets - 1)") }
-        roundsCounted = try c.decodeIfPresent(Int.self, forKey: .roundsCounted)
-        if let r = roundsCounted, !(0...9_999).contains(r) { throw c.refusal(.roundsCounted, "\(r) rounds is not 0 to 9999") }
-        finish = try c.decodeIfPresent(Int64.self, forKey: .finish)
-        if let f = finish { do { _ = try Duration.checked(nanoseconds: f) } catch { throw c.refusal(.finish, error.description) } }
-        overrunSince = try c.decodeIfPresent(Int64.self, forKey: .overrunSince)
+        if let p = program, !(0..<Settings.maxPresets).contains(p) { throw Invalid("program", "program \(p) is not 0 to \(Settings.maxPresets - 1)") }
+        if let r = roundsCounted, !(0...9_999).contains(r) { throw Invalid("roundsCounted", "\(r) rounds is not 0 to 9999") }
+        if let f = finish { do { _ = try Duration.checked(nanoseconds: f) } catch { throw Invalid("finish", error.description) } }
         if let o = overrunSince {
-            do { _ = try WallTime(checked: o) } catch { throw c.refusal(.overrunSince, error.description) }
+            do { _ = try WallTime(checked: o) } catch { throw Invalid("overrunSince", error.description) }
         }
         if let f = filePresets {
             guard f.count <= Settings.maxPresets, f.allSatisfy({ (1...Settings.longestPreset.nanoseconds).contains($0) }) else {
-                throw c.refusal(.filePresets, "not a list of at most \(Settings.maxPresets) presets")
+                throw Invalid("filePresets", "not a list of at most \(Settings.maxPresets) presets")
             }
         }
+        try alarms?.check()
+        try dimming?.check()
+        try setAside?.check()
+    }
+
+    /// A value a snapshot read from outside may not hold: which, and why.
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        /// The field, by its name in the state file.
+        public var field: String
+        public var why: String
+
+        public init(_ field: String, _ why: String) {
+            (self.field, self.why) = (field, why)
+        }
+
+        public var description: String { "\(field): \(why)" }
     }
 
     /// A count in progress (running, paused or ringing) that a change of
@@ -276,13 +269,6 @@ extension CalendarCountdown {
             // The instant passed while the box was off: ring now, once.
             lifecycle.ring(from: now.monotonic)
         }
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// The error for a value at `key` that decodes but is refused, and why.
-    func refusal(_ key: Key, _ why: String) -> DecodingError {
-        .dataCorruptedError(forKey: key, in: self, debugDescription: why)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(TockCore)
 import TockConfig  // `make fuzz-state` compiles the files it needs into one module instead
 import TockCore
+import TockShell
 #endif
 
 /// Which of a fleet group's changes a member adopts, in what order, and
@@ -34,8 +35,16 @@ import TockCore
 ///   wait for their instant; past that the latest waiting one is dropped,
 ///   never an earlier one, nor one of this box's own.
 public struct GroupSchedule {
-    /// One change as the group topic carries it.
-    public struct Message: Codable, Equatable {
+    /// One change as the group topic carries it: format 1, the same text
+    /// every version of tock with a group has sent (`v` added, which older
+    /// members ignore), so a fleet updated one box at a time keeps working.
+    ///
+    ///     {"v": 1, "from": "kitchen", "seq": 12, "at": 1795707628964897707,
+    ///      "press": "start", "state": {the snapshot, `SnapshotJSON`'s shape}}
+    ///
+    /// A message of a later format is refused by name, so a box left behind
+    /// says it must be updated rather than misreading its group.
+    public struct Message: Decodable, Equatable {
         public var from: String
         /// The press's place in the group's order (absent: 0, as from a
         /// member older than the counter).
@@ -44,6 +53,8 @@ public struct GroupSchedule {
         public var press: String
         public var state: Snapshot
 
+        /// The format this box sends and the newest it reads.
+        public static let format = 1
         static let presses: Set<String> = ["start", "stop", "reset", "set", "mode", "program"]
         /// The highest `seq` a message may carry: far beyond any real
         /// group's presses, and far from overflowing when counted on.
@@ -57,12 +68,28 @@ public struct GroupSchedule {
             self.state = state
         }
 
-        /// Every field checked where it is decoded: a sender that is a
-        /// client id, a counter within `maxSeq`, an instant within
-        /// `TimeBounds`, a known press, a snapshot that decodes (and so is
-        /// within bounds too).
+        /// The message's text, written once (`JSONValue`).
+        public var bytes: [UInt8] {
+            JSONValue.object([("v", .int(Int64(Self.format))), ("from", .string(from)), ("seq", .int(seq)), ("at", .int(at)),
+                              ("press", .string(press)), ("state", SnapshotJSON.value(state))]).bytes
+        }
+
+        /// A message of a format this box does not read.
+        public struct NewerFormat: Error {
+            public var format: Int
+        }
+
+        enum CodingKeys: String, CodingKey { case v, from, seq, at, press, state }
+
+        /// Every field checked where it is decoded: a format this box
+        /// reads, a sender that is a client id, a counter within `maxSeq`,
+        /// an instant within `TimeBounds`, a known press, a snapshot the
+        /// core accepts (so within bounds too).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
+            let format = try c.decodeIfPresent(Int.self, forKey: .v) ?? 1
+            guard format <= Self.format else { throw NewerFormat(format: format) }
+            guard format >= 1 else { throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "not a format") }
             from = try c.decode(String.self, forKey: .from)
             guard TopicName.isValid(from) else {
                 throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "not a client id")
@@ -79,16 +106,10 @@ public struct GroupSchedule {
             guard Self.presses.contains(press) else {
                 throw DecodingError.dataCorruptedError(forKey: .press, in: c, debugDescription: "unknown press")
             }
-            state = try c.decode(Snapshot.self, forKey: .state)
+            state = try c.decode(SnapshotJSON.Read.self, forKey: .state).snapshot
         }
 
-        public var key: Key { Key(seq: seq, at: at, from: from, state: Self.canonical(state)) }
-
-        private static func canonical(_ s: Snapshot) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return (try? encoder.encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        }
+        public var key: Key { Key(seq: seq, at: at, from: from, state: String(decoding: SnapshotJSON.value(state).bytes, as: UTF8.self)) }
     }
 
     /// The total order of changes.

@@ -77,8 +77,7 @@ final class MqttGroup {
     /// waiting for the broker to echo it back).
     func send(_ change: GroupChange) {
         let m = Message(from: config.clientID, seq: schedule.nextSeq, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state)
-        guard let data = try? JSONEncoder().encode(m) else { return }
-        client.publish(topic, [UInt8](data))
+        client.publish(topic, m.bytes)
         mine = m
         mineSent = clock().monotonic
         mineRelayed = false
@@ -111,6 +110,8 @@ final class MqttGroup {
     private static func reason(_ error: any Error) -> String {
         switch error {
         case is GroupSchedule.Oversized: "longer than 16384 bytes"
+        case let e as GroupSchedule.Message.NewerFormat:
+            "a group message of format \(e.format), newer than the \(GroupSchedule.Message.format) this tock reads: update this box"
         case DecodingError.dataCorrupted(let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription.prefix(120))"
         case DecodingError.keyNotFound(let k, _): "no \(k.stringValue)"
         case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): wrong type"
@@ -125,11 +126,10 @@ final class MqttGroup {
     /// sent again.
     private func repairRetained() {
         guard let mine, mineRelayed, let sent = mineSent, clock().monotonic - sent <= GroupSchedule.maxSkew,
-              let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key,
-              let data = try? JSONEncoder().encode(mine) else { return }
+              let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key else { return }
         mineRelayed = false
         log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
-        client.publish(topic, [UInt8](data))
+        client.publish(topic, mine.bytes)
     }
 
     private func offer(_ m: Message, retained: Bool) {

@@ -10,15 +10,6 @@ import TockLoop
 /// every state transition (never on a tick, and not at all while nothing
 /// changes: SD cards wear), read once at start.
 public final class StateStore {
-    /// On disk: the format version and the snapshot, as JSON.
-    struct File: Codable {
-        var version: Int
-        var snapshot: Snapshot
-    }
-
-    /// 2 added the daily alarms; a version 1 file loads as one without them.
-    static let version = 2
-    static let readable = 1...version
     /// The largest state file read, and written: one limit for both, so the
     /// writer never leaves a file the reader refuses. The largest state the
     /// lists' limits allow (20 presets, 10 alarms with 128-byte labels, all
@@ -85,14 +76,17 @@ public final class StateStore {
             return nil
         }
         do {
-            let file = try JSONDecoder().decode(File.self, from: Data(bytes))
-            guard Self.readable.contains(file.version) else {
-                let which = file.version > Self.version ? "newer than" : "not one"
-                log.warning("state file \(path) has format version \(file.version), \(which) this tock reads (\(Self.readable)); starting from ready")
-                return nil
+            let (snapshot, version) = try StateFile.decode(bytes)
+            if version < StateFile.version {
+                log.info("state file \(path) has format version \(version); read, and written as version \(StateFile.version) at the next save")
+            } else {
+                written = bytes
             }
-            written = bytes
-            return file.snapshot
+            return snapshot
+        } catch let e as StateFile.UnknownVersion {
+            let which = e.version > StateFile.version ? "newer than" : "not one"
+            log.warning("state file \(path) has format version \(e.version), \(which) this tock reads (\(StateFile.readable)); starting from ready")
+            return nil
         } catch {
             log.error("state file \(path) is damaged (\(bytes.count) bytes, \(error)); starting from ready")
             return nil
@@ -135,7 +129,7 @@ public final class StateStore {
     public func save(_ snapshot: Snapshot) {
         waiting = nil
         flushTimer?.cancel()
-        let bytes = StateFileJSON.encode(version: Self.version, snapshot: snapshot) + [0x0A]
+        let bytes = StateFile.encode(snapshot) + [0x0A]
         guard bytes != written else { return }
         guard bytes.count <= Self.maxFileSize else {
             log.error("state file \(path): the state is \(bytes.count) bytes, more than the \(Self.maxFileSize) a state file may be; not written")

@@ -110,18 +110,4 @@ import Testing
         #expect(x.core.alarms.entries.map(\.alarm.timeText) == ["06:45", "07:30"])
         #expect(x.core.setAside.isEmpty)
     }
-
-    @Test func aStateFileSetAsideOutOfBoundsIsRefused() throws {
-        func decode(_ aside: String) throws -> Snapshot {
-            let json = #"{"mode":"timer","phase":{"ready":{}},"presets":[60000000000],"presetIndex":0,"direction":"down","setAside":"# + aside + "}"
-            return try JSONDecoder().decode(Snapshot.self, from: Data(json.utf8))
-        }
-        #expect(try decode(#"{"presets":[{"file":[1],"presets":[2],"index":0}],"alarms":[]}"#).setAside?.presets.count == 1)
-        for bad in [#"{"presets":[{"file":[1],"presets":[2],"index":1}],"alarms":[]}"#,
-                    #"{"presets":[{"file":[1],"presets":[],"index":0}],"alarms":[]}"#,
-                    #"{"presets":[{"file":[0],"presets":[2],"index":0}],"alarms":[]}"#,
-                    #"{"presets":[],"alarms":[\#(Array(repeating: #"{"items":[],"file":[]}"#, count: 5).joined(separator: ","))]}"#] {
-            #expect(throws: DecodingError.self, "\(bad)") { try decode(bad) }
-        }
-    }
 }

@@ -98,16 +98,4 @@ import Testing
         let c = Machine(settings: s, switchPosition: .down, restoring: counting, at: afterReboot(20))
         #expect(c.stateName == .ringing)
     }
-
-    /// Mode, direction and file mode are enums in the core and the same
-    /// strings in the state file and the group message as ever.
-    @Test func theJSONKeepsItsStrings() throws {
-        var snap = Snapshot(mode: .stopwatch, phase: .running(since: 5, before: 0), presets: [10_000_000_000], presetIndex: 0, direction: .up)
-        snap.fileMode = .timer
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let text = String(decoding: try encoder.encode(snap), as: UTF8.self)
-        #expect(text == #"{"direction":"up","fileMode":"timer","mode":"stopwatch","phase":{"running":{"before":0,"since":5}},"presetIndex":0,"presets":[10000000000]}"#)
-        #expect(try JSONDecoder().decode(Snapshot.self, from: Data(text.utf8)) == snap)
-    }
 }

@@ -28,56 +28,6 @@ import Testing
         #expect(try WallTime(checked: latest) == TimeBounds.latestWall)
     }
 
-    func decode(_ json: String) throws -> Snapshot { try JSONDecoder().decode(Snapshot.self, from: Data(json.utf8)) }
-
-    func snapshot(phase: String, presets: String = "[300000000000]", index: Int = 0, mode: String = "timer", direction: String = "down") -> String {
-        #"{"mode":"\#(mode)","phase":\#(phase),"presets":\#(presets),"presetIndex":\#(index),"direction":"\#(direction)"}"#
-    }
-
-    @Test func aSnapshotWithAnImpossibleValueDoesNotDecode() throws {
-        let max = Int64.max, min = Int64.min
-        let refused = [
-            snapshot(phase: #"{"running":{"since":\#(max),"before":0}}"#),
-            snapshot(phase: #"{"running":{"since":\#(min),"before":0}}"#),
-            snapshot(phase: #"{"running":{"since":0,"before":\#(max)}}"#),
-            snapshot(phase: #"{"running":{"since":0,"before":-1}}"#),
-            snapshot(phase: #"{"paused":{"elapsed":\#(min)}}"#),
-            snapshot(phase: #"{"paused":{"elapsed":\#(longest + 1)}}"#),
-            snapshot(phase: #"{"ringing":{"since":\#(max)}}"#),
-            snapshot(phase: #"{"ready":{}}"#, presets: "[\(max)]"),
-            snapshot(phase: #"{"ready":{}}"#, presets: "[0]"),
-            snapshot(phase: #"{"ready":{}}"#, presets: "[\(min)]"),
-            snapshot(phase: #"{"ready":{}}"#, presets: "[" + Array(repeating: "1000000000", count: Settings.maxPresets + 1).joined(separator: ",") + "]"),
-            snapshot(phase: #"{"ready":{}}"#, index: 1),
-            snapshot(phase: #"{"ready":{}}"#, index: -1),
-            snapshot(phase: #"{"ready":{}}"#, mode: "warp"),
-            snapshot(phase: #"{"ready":{}}"#, direction: "sideways"),
-        ]
-        for json in refused {
-            #expect(throws: DecodingError.self, "\(json)") { try decode(json) }
-        }
-        #expect(try decode(snapshot(phase: #"{"running":{"since":\#(latest),"before":\#(longest)}}"#)).phase
-            == .running(since: latest, before: longest))
-    }
-
-    @Test func alarmsInTheStateFileAreCheckedToo() throws {
-        func alarms(items: [String] = [], _ fields: String = "") -> String {
-            snapshot(phase: #"{"ready":{}}"#).dropLast() + #","alarms":{"items":[\#(items.joined(separator: ","))],"file":[]\#(fields)}}"#
-        }
-        let item = #"{"at":"06:45","days":"daily","label":"x","enabled":true,"handled":0}"#
-        #expect(try decode(alarms(items: [item])).alarms?.items.count == 1)
-        let refused = [
-            alarms(#","ringing":\#(Int64.max)"#), alarms(#","snoozedUntil":-5"#), alarms(#","minute":100000"#),
-            alarms(#","labels":["\u001b[2J"]"#),
-            alarms(items: [item.replacingOccurrences(of: "\"handled\":0", with: "\"handled\":\(Int64.min)")]),
-            alarms(items: [item.replacingOccurrences(of: "\"x\"", with: #""\u0000""#)]),
-            alarms(items: Array(repeating: item, count: DailyAlarm.maxCount + 1)),
-        ]
-        for json in refused {
-            #expect(throws: DecodingError.self, "\(json)") { try decode(json) }
-        }
-    }
-
     /// The accepted extremes, restored in every mode on a wall clock at
     /// either end of the range, rendered at 4 and 8 digits, advanced and
     /// pressed: no trap, and no count outside its bounds.

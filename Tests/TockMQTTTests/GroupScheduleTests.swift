@@ -20,6 +20,20 @@ import TockCore
                        state: Snapshot(mode: .timer, phase: phase, presets: [preset], presetIndex: 0, direction: .down))
     }
 
+    /// Format 1 is what every earlier member sent (without `v`): this box
+    /// reads theirs, writes the same text with `v` added (which they
+    /// ignore), and refuses a later format by name.
+    @Test func theGroupFormatIsReadAcrossVersions() throws {
+        let state = #"{"alarms":{"file":[],"items":[]},"direction":"down","fileMode":"timer","filePresets":[300000000000],"mode":"timer","phase":{"running":{"before":0,"since":1800000000000000000}},"presetIndex":0,"presets":[750000000000]}"#
+        let older = #"{"at":1800000000000000000,"from":"kitchen","press":"start","seq":3,"state":\#(state)}"#
+        let m = try JSONDecoder().decode(Message.self, from: Data(older.utf8))
+        #expect(m.state.presets == [750_000_000_000])
+        #expect(String(decoding: m.bytes, as: UTF8.self) == older.replacingOccurrences(of: #""seq":3,"#, with: #""seq":3,"#) .replacingOccurrences(of: #"\#(state)}"#, with: #"\#(state),"v":1}"#))
+        #expect(try JSONDecoder().decode(Message.self, from: Data(m.bytes)) == m)
+        let newer = older.replacingOccurrences(of: #"{"at""#, with: #"{"v":2,"at""#)
+        #expect(throws: Message.NewerFormat.self) { try JSONDecoder().decode(Message.self, from: Data(newer.utf8)) }
+    }
+
     @Test func aMessageAtTheEdgeOfInt64IsNeverDecoded() {
         let state = #"{"mode":"timer","phase":{"ready":{}},"presets":[300000000000],"presetIndex":0,"direction":"down"}"#
         for json in [#"{"from":"a","at":9223372036854775807,"press":"start","state":\#(state)}"#,

@@ -1,6 +1,6 @@
 // libFuzzer entry for what Tock decodes from its state file and from a
-// fleet group's topic: `make fuzz-state` compiles it with the core and
-// GroupSchedule.swift under -sanitize=fuzzer,address. An input is read as
+// fleet group's topic: `make fuzz-state` compiles it with the core,
+// the state file's formats and GroupSchedule.swift under -sanitize=fuzzer,address. An input is read as
 // a snapshot and as a group message; whatever decodes is restored into an
 // appliance in every mode, pressed, advanced and rendered, and offered to
 // a group schedule, so a value that decodes but traps later is a crash.
@@ -43,10 +43,13 @@ func exercise(_ snap: Snapshot) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
-    if let snap = try? JSONDecoder().decode(Snapshot.self, from: bytes) {
-        // What decodes encodes back to the same snapshot.
-        guard let again = try? JSONDecoder().decode(Snapshot.self, from: JSONEncoder().encode(snap)), again == snap else {
+    if let (snap, _) = try? StateFile.decode(Array(bytes)) {
+        // What decodes encodes back to the same snapshot, in either shape.
+        guard let (again, _) = try? StateFile.decode(StateFile.encode(snap)), again == snap else {
             fatalError("round trip: \(snap)")
+        }
+        guard let flat = try? JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(snap).bytes)), flat.snapshot == snap else {
+            fatalError("round trip (flat): \(snap)")
         }
         exercise(snap)
     }

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(TockCore)
+import TockCore  // `make fuzz-state` compiles the files it needs into one module instead
+#endif
+
+/// The state file's format, version 3: what the shown mode is doing
+/// (`count`), the box's preset list, the configuration file's mode and
+/// presets when it was saved, the alarms, the dimming and the edits set
+/// aside, each in its own object. A countdown to an instant spells its
+/// target (`{"counting": {"target": …}}`) rather than a run since it.
+///
+///     {"version": 3,
+///      "count": {"mode": "timer", "phase": {"running": {"since": …, "before": 0}},
+///                "direction": "down", "leadIn": …, "overrunSince": …,
+///                "program": …, "rounds": …, "finish": …},
+///      "presets": {"list": [300000000000, …], "index": 0},
+///      "file": {"mode": "timer", "presets": […]},
+///      "alarms": {…}, "dimming": {…}, "setAside": {…}}
+///
+/// Versions 1 and 2 (the flat `SnapshotJSON` shape) are read too, so a box
+/// updated mid-count keeps its count; the next save writes version 3.
+/// Written with `JSONValue`, read through `Decodable`, checked whole by the
+/// core (`Snapshot.check`).
+enum StateFile {
+    static let version = 3
+    /// 1 and 2 are `SnapshotJSON`'s flat shape (2 added the daily alarms).
+    static let readable = 1...version
+
+    static func encode(_ s: Snapshot) -> [UInt8] {
+        var count: [(String, JSONValue?)] = [
+            ("mode", .string(s.mode.rawValue)),
+            ("phase", phase(s)),
+            ("direction", .string(s.direction.rawValue)),
+            ("leadIn", s.leadIn.map { .int($0) }),
+            ("overrunSince", s.overrunSince.map { .int($0) }),
+        ]
+        count += [
+            ("program", s.program.map { .int(Int64($0)) }),
+            ("rounds", s.roundsCounted.map { .int(Int64($0)) }),
+            ("finish", s.finish.map { .int($0) }),
+        ]
+        let file: JSONValue? = s.fileMode == nil && s.filePresets == nil ? nil
+            : .object([("mode", s.fileMode.map { .string($0.rawValue) }), ("presets", s.filePresets.map(JSONValue.ints))])
+        return JSONValue.object([
+            ("version", .int(Int64(version))),
+            ("count", .object(count)),
+            ("presets", .object([("list", .ints(s.presets)), ("index", .int(Int64(s.presetIndex)))])),
+            ("file", file),
+            ("alarms", s.alarms.map(SnapshotJSON.value)),
+            ("dimming", s.dimming.map(SnapshotJSON.value)),
+            ("setAside", s.setAside.map(SnapshotJSON.value)),
+        ]).bytes
+    }
+
+    /// A countdown's run toward its instant is written as that instant.
+    static func phase(_ s: Snapshot) -> JSONValue {
+        if s.mode == .countdown, case .running(let target, 0) = s.phase {
+            return .object([("counting", .object([("target", .int(target))]))])
+        }
+        return SnapshotJSON.value(s.phase)
+    }
+
+    /// A version this tock does not read (a newer tock wrote it, or it is
+    /// not one).
+    struct UnknownVersion: Error {
+        var version: Int
+    }
+
+    /// The snapshot a file holds, and the version it was written in.
+    static func decode(_ bytes: [UInt8]) throws -> (snapshot: Snapshot, version: Int) {
+        let data = Data(bytes)
+        let decoder = JSONDecoder()
+        let version = try decoder.decode(Version.self, from: data).version
+        guard readable.contains(version) else { throw UnknownVersion(version: version) }
+        if version < 3 { return (try decoder.decode(Flat.self, from: data).snapshot.snapshot, version) }
+        return (try decoder.decode(Read.self, from: data).snapshot, version)
+    }
+
+    private struct Version: Decodable {
+        var version: Int
+    }
+
+    private struct Flat: Decodable {
+        var snapshot: SnapshotJSON.Read
+    }
+
+    private struct Read: Decodable {
+        var snapshot: Snapshot
+
+        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside }
+        enum Count: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, program, rounds, finish }
+        enum Presets: String, CodingKey { case list, index }
+        enum File: String, CodingKey { case mode, presets }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            let count = try c.nestedContainer(keyedBy: Count.self, forKey: .count)
+            let presets = try c.nestedContainer(keyedBy: Presets.self, forKey: .presets)
+            let mode = try count.mode(.mode)
+            let phase = try count.decode(SnapshotJSON.PhaseRead.self, forKey: .phase)
+            guard !phase.counting || mode == .countdown else { throw count.refusal(.phase, "counting toward an instant is a countdown's") }
+            var s = Snapshot(mode: mode, phase: phase.phase, presets: try presets.decode([Int64].self, forKey: .list),
+                             presetIndex: try presets.decode(Int.self, forKey: .index), direction: try count.direction(.direction))
+            s.leadIn = try count.decodeIfPresent(Int64.self, forKey: .leadIn)
+            s.overrunSince = try count.decodeIfPresent(Int64.self, forKey: .overrunSince)
+            s.program = try count.decodeIfPresent(Int.self, forKey: .program)
+            s.roundsCounted = try count.decodeIfPresent(Int.self, forKey: .rounds)
+            s.finish = try count.decodeIfPresent(Int64.self, forKey: .finish)
+            if c.contains(.file) {
+                let file = try c.nestedContainer(keyedBy: File.self, forKey: .file)
+                s.fileMode = try file.modeIfPresent(.mode)
+                s.filePresets = try file.decodeIfPresent([Int64].self, forKey: .presets)
+            }
+            s.alarms = try c.decodeIfPresent(SnapshotJSON.AlarmsRead.self, forKey: .alarms)?.alarms
+            s.dimming = try c.decodeIfPresent(SnapshotJSON.DimmingRead.self, forKey: .dimming)?.dimming
+            s.setAside = try c.decodeIfPresent(SnapshotJSON.SetAsideRead.self, forKey: .setAside)?.edits
+            try s.checked(in: c)
+            snapshot = s
+        }
+    }
+}

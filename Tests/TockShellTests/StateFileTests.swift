@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import TockShell
+@testable import TockCore
+
+/// The state file's format (version 3) and the flat snapshot shape of
+/// versions 1-2 and of a fleet group's message: what is written reads back
+/// as the same snapshot, every stored property is written, the flat shape
+/// is byte for byte what tock wrote before the formats left the core, and
+/// what the core refuses is refused naming the field.
+@Suite struct StateFileTests {
+    /// Every optional set, labels with every character JSON escapes.
+    var full: Snapshot {
+        var s = Snapshot(mode: .interval, phase: .paused(elapsed: 12_000_000_000), presets: [60_000_000_000, 1],
+                         presetIndex: 1, direction: .up)
+        s.fileMode = .stopwatch
+        let awkward = "a\"b\\c/d\u{0}\u{1}\u{7}\u{8}\t\n\u{b}\u{c}\r\u{1f} \u{7f}é€\u{1F3CB}\u{2028}"
+        var alarms = AlarmsSnapshot(items: [AlarmsSnapshot.Item(at: "07:30", days: "mon-fri", label: awkward, enabled: false, handled: -5),
+                                            AlarmsSnapshot.Item(at: "23:59", days: "", label: "", enabled: true, handled: Int64.max)],
+                                    file: ["07:30 mon-fri " + awkward, "/"])
+        alarms.minute = 0
+        alarms.labels = [awkward, ""]
+        alarms.ringing = Int64.min
+        alarms.snoozedUntil = 42
+        s.alarms = alarms
+        s.filePresets = []
+        s.leadIn = 3_000_000_000
+        s.overrunSince = 1_700_000_000_000_000_000
+        s.program = 2
+        s.roundsCounted = 9_999
+        s.finish = 0
+        s.dimming = DimmingSnapshot(Dimming(brightness: 2, night: NightSchedule(from: 79_200, to: 25_200, brightness: 0)),
+                                    file: Dimming(brightness: 7))
+        let tea = AlarmsSnapshot.Item(at: "16:00", days: "daily", label: "tea", enabled: true, handled: 1_700_000_000_000_000_000)
+        s.setAside = SetAsideEdits(presets: [.init(file: [60_000_000_000], presets: [120_000_000_000, 1], index: 1)],
+                                   alarms: [AlarmsSnapshot(items: [tea], file: [])])
+        return s
+    }
+
+    /// `full` with values the reader accepts: instants within its bounds,
+    /// printable labels.
+    var readable: Snapshot {
+        var s = full
+        let label = "a\"b\\c/d é€\u{1F3CB}"
+        s.alarms!.items = s.alarms!.items.map { var i = $0; i.label = label; i.handled = 1_700_000_000_000_000_000; return i }
+        s.alarms!.labels = [label, ""]
+        s.alarms!.ringing = 1_700_000_000_000_000_000
+        return s
+    }
+
+    /// Every case of every phase, in every mode, with nothing optional and
+    /// with everything.
+    var every: [Snapshot] {
+        let full = readable
+        let phases: [Snapshot.Phase] = [.ready, .running(since: 1_700_000_000_000_000_000, before: 5), .running(since: 1_800_000_000_000_000_000, before: 0),
+                                        .paused(elapsed: 0), .ringing(since: 1), .done, .over]
+        var all: [Snapshot] = []
+        for mode in Settings.Mode.allCases {
+            for phase in phases {
+                all.append(Snapshot(mode: mode, phase: phase, presets: [], presetIndex: 0, direction: .down))
+                var s = full
+                (s.mode, s.phase) = (mode, phase)
+                all.append(s)
+            }
+        }
+        var empty = full
+        empty.alarms = AlarmsSnapshot(items: [], file: [])
+        empty.fileMode = nil
+        return all + [empty]
+    }
+
+    @Test func whatVersion3WritesReadsBackAsTheSameSnapshot() throws {
+        for s in every {
+            let bytes = StateFile.encode(s)
+            let (back, version) = try StateFile.decode(bytes)
+            #expect(version == 3)
+            #expect(back == s, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test func whatTheFlatShapeWritesReadsBackAsTheSameSnapshot() throws {
+        for s in every {
+            let bytes = SnapshotJSON.value(s).bytes
+            #expect(try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(bytes)).snapshot == s, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    /// A property added to the snapshot and not written by both formats
+    /// fails here rather than vanishing from the file: the counts are those
+    /// both writers cover, and `full` sets every optional one.
+    @Test func everyStoredPropertyIsWrittenAndSetInTheFullSnapshot() throws {
+        func labels(_ v: Any) -> [String] { Mirror(reflecting: v).children.compactMap(\.label) }
+        #expect(labels(full).count == 15)
+        #expect(labels(full.alarms!).count == 6)
+        #expect(labels(full.alarms!.items[0]).count == 5)
+        #expect(labels(full.setAside!).count == 2)
+        #expect(labels(full.setAside!.presets[0]).count == 3)
+        #expect(labels(full.dimming!).count == 3)
+        for child in Mirror(reflecting: full).children {
+            let m = Mirror(reflecting: child.value)
+            #expect(m.displayStyle != .optional || m.children.count == 1, "\(child.label ?? "?") is nil in `full`")
+        }
+        let flat = try JSONSerialization.jsonObject(with: Data(SnapshotJSON.value(full).bytes)) as! [String: Any]
+        #expect(Set(labels(full)) == Set(flat.keys))
+    }
+
+    /// The text of version 3, pinned: a countdown spells its target.
+    @Test func version3sTextForACountdown() {
+        var s = Snapshot(mode: .countdown, phase: .running(since: 1_955_901_600_000_000_000, before: 0), presets: [300_000_000_000], presetIndex: 0, direction: .down)
+        s.fileMode = .countdown
+        s.filePresets = [300_000_000_000]
+        #expect(String(decoding: StateFile.encode(s), as: UTF8.self) == #"{"count":{"direction":"down","mode":"countdown","phase":{"counting":{"target":1955901600000000000}}},"file":{"mode":"countdown","presets":[300000000000]},"presets":{"index":0,"list":[300000000000]},"version":3}"#)
+    }
+
+    /// The flat shape is what tock wrote before (the files of c789da3, in
+    /// StateFilesV2/), so a group's older members read this box's messages
+    /// and it reads theirs.
+    @Test func theFlatShapeIsByteForByteWhatEarlierVersionsWrote() throws {
+        for (name, bytes) in try StateFilesV2.all() {
+            let (snapshot, version) = try StateFile.decode(bytes)
+            #expect(version == 2, "\(name)")
+            let again = JSONValue.object([("version", .int(2)), ("snapshot", SnapshotJSON.value(snapshot))]).bytes + [0x0A]
+            #expect(again == bytes, "\(name)")
+        }
+    }
+
+    @Test func whatTheCoreRefusesIsRefusedNamingTheField() throws {
+        func reason(_ text: String) -> String {
+            do { _ = try StateFile.decode(Array(text.utf8)); return "accepted" } catch let e as StateFile.UnknownVersion {
+                return "version \(e.version)"
+            } catch { return "\(error)" }
+        }
+        let good = String(decoding: StateFile.encode(Snapshot(mode: .timer, phase: .ready, presets: [1_000_000_000], presetIndex: 0, direction: .down)), as: UTF8.self)
+        #expect(reason(good) == "accepted")
+        #expect(reason(good.replacingOccurrences(of: #""version":3"#, with: #""version":4"#)) == "version 4")
+        #expect(reason(good.replacingOccurrences(of: #""version":3"#, with: #""version":0"#)) == "version 0")
+        #expect(reason(good.replacingOccurrences(of: "[1000000000]", with: "[0]")).contains("presets: a preset of 0 ns"))
+        #expect(reason(good.replacingOccurrences(of: #""index":0"#, with: #""index":1"#)).contains("presetIndex: preset 1 of 1"))
+        #expect(reason(good.replacingOccurrences(of: #""mode":"timer""#, with: #""mode":"egg""#)).contains("unknown mode \"egg\""))
+        #expect(reason(good.replacingOccurrences(of: #"{"ready":{}}"#, with: #"{"counting":{"target":5}}"#)).contains("a countdown's"))
+        #expect(reason(good.replacingOccurrences(of: #"{"ready":{}}"#, with: #"{"ready":{},"done":{}}"#)).contains("not one of"))
+    }
+}
+
+/// The version-2 files in StateFilesV2/, as c789da3 wrote them.
+enum StateFilesV2 {
+    static var folder: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("StateFilesV2") }
+
+    static func all() throws -> [(String, [UInt8])] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(names.count == 10)
+        return try names.map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    }
+
+    static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".json"))) }
+}
