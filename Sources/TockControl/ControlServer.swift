@@ -43,8 +43,6 @@ public final class ControlServer {
     private var expiry: LoopTimer!
     /// When the first display change held back for a capped watcher is due.
     private var flush: LoopTimer!
-    /// The switch position watchers last heard of.
-    private var lastSwitch: SwitchPosition
 
     /// Bind the socket at `path`; separate from `init` so that the runtime
     /// can claim the path before it opens any hardware.
@@ -58,7 +56,6 @@ public final class ControlServer {
         self.loop = loop
         self.service = service
         self.log = log
-        lastSwitch = service.switchPosition
         expiry = loop.makeTimer { [weak self] in
             guard let self else { return }
             expire()
@@ -86,31 +83,14 @@ public final class ControlServer {
         }
     }
 
-    /// Tell watchers what changed.
-    public func publish(_ output: Machine.Output) {
-        // A flip, by the lever or a request, whatever it shows.
-        let flipped = service.switchPosition != lastSwitch
-        lastSwitch = service.switchPosition
+    /// Tell watchers what changed; a notice put up or taken down is never
+    /// held back.
+    public func publish(_ change: BoxChange) {
         guard slots.slots.contains(where: { $0.value.phase == .watching }) else { return }
-        var event = WatchEvent()
-        if flipped { event.switchPosition = lastSwitch }
-        for c in output.items {
-            switch c {
-            case .command(.render(let f)): event.frame = f
-            case .command(.buzzer(let t)): event.buzzer = t != nil
-            case .report(.stateChanged(let s)): event.state = s
-            case .report(.round(let r)): event.round = r
-            default: break
-            }
-        }
+        let event = WatchEvent(frame: change.frame, buzzer: change.buzzer, state: change.state, round: change.round,
+                               switchPosition: change.switchPosition)
         guard !event.isEmpty else { return }
-        deliver(event)
-    }
-
-    /// Tell watchers the display shows `frame` (a notice put up or taken
-    /// down: never held back).
-    public func publish(frame: Frame) {
-        deliver(WatchEvent(frame: frame), urgent: true)
+        deliver(event, urgent: change.notice)
     }
 
     /// Send `event` to every watcher, written once for all of them; to one

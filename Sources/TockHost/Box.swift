@@ -45,8 +45,6 @@ public final class Box {
     let service: ControlService
     private let devices: Devices
     private let log: Logger
-    /// Called after every batch of outputs (status lines, screens, the timing log).
-    public var onOutputs: ((Machine.Output) -> Void)?
     /// Called with the edges read from an input, before they are handled.
     public var onEdges: (([Edge]) -> Void)?
     /// An input failed (its chip went away): the caller stops the loop.
@@ -76,7 +74,9 @@ public final class Box {
         }
         shell = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
         if let trace = setup.trace { shell.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
-        shell.onPersist = { [loop] in store?.save($0, at: loop.now().monotonic) }
+        shell.observe { [loop] change in
+            if let s = change.persist { store?.save(s, at: loop.now().monotonic) }
+        }
         devices.panel?.connect { [shell] in shell.edge($0) }
         let shell = shell
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
@@ -88,12 +88,7 @@ public final class Box {
         mqtt = try config.mqtt.map {
             MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, shell: shell, service: service, log: log)
         }
-        shell.onNotice = { [unowned self] in control?.publish(frame: $0) }
-        shell.onCommands = { [unowned self] commands in
-            control?.publish(commands)
-            mqtt?.outputs(commands)
-            onOutputs?(commands)
-        }
+        if let control { shell.observe { control.publish($0) } }
         try shell.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
                          onFailure: { [unowned self] in onInputFailure?($0) })
     }

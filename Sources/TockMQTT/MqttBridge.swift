@@ -72,7 +72,11 @@ public final class MqttBridge {
                 group?.received(payload, retained: retained)
             }
         }
-        shell.onGroupChange = { [unowned self] change in group?.send(change) }
+        shell.observe { [weak self] change in
+            guard let self else { return }
+            if let g = change.group { group?.send(g) }
+            outputs(change)
+        }
         service.addStatusFields { [unowned self] s in
             let counts: [String: Any] = ["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]
             let link: [String: Any] = client.status.merging(counts) { a, _ in a }
@@ -110,17 +114,11 @@ public final class MqttBridge {
 
     /// After each batch of outputs: fire its events, and send the state
     /// topics whose value changed (each at most once a second).
-    public func outputs(_ output: Machine.Output) {
-        guard client.link == .connected else { return }
-        let shown = output.items.contains {
-            switch $0 {
-            case .command(.render), .report(.stateChanged), .command(.buzzer), .command(.persist), .command(.led), .report(.alarm), .report(.round): true
-            default: false
-            }
-        }
-        guard shown || published["switch"] != shell.core.input.switchPosition.rawValue else { return }
+    /// Publish what a batch changed: events, and the state topics that moved.
+    func outputs(_ change: BoxChange) {
+        guard client.link == .connected, change.isVisible else { return }
         client.measure {
-            var events = MqttStateTopics.events(in: output)
+            var events = MqttStateTopics.events(in: change.output)
             let phase = MqttStateTopics.phase(of: shell)
             if let phase, let last = lastPhase, phase != last { events.append("phase_changed") }
             lastPhase = phase

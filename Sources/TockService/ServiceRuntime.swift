@@ -65,8 +65,8 @@ public final class ServiceRuntime {
         let box = try Box(setup, loop: reactor, log: log)
         let manager = ServiceManager(box: box, loop: reactor)
         let timing = try options.timingLogPath.map { try TimingProbe(path: $0, box: box, reactor: reactor) }
-        box.onOutputs = { output in
-            timing?.outputs(output)
+        box.shell.observe { change in
+            if !change.notice { timing?.outputs(change.output) }
             trace?.flush()
             manager.outputs()
         }

@@ -28,7 +28,7 @@ extension Shell {
         let f = Frame(text: text, digits: digits, brightness: frame?.brightness ?? 7)
         notice = f
         output("display") { try display.show(f) }
-        onNotice?(f)
+        told(notice: f)
         noticeTimer.schedule(at: clock().monotonic + duration)
     }
 
@@ -39,7 +39,15 @@ extension Shell {
         noticeTimer.cancel()
         if let f = frame {
             output("display") { try display.show(f) }
-            onNotice?(f)
+            told(notice: f)
         }
+    }
+
+    /// A notice's frame, put up or taken down, handed out as a change.
+    private func told(notice f: Frame) {
+        var change = BoxChange()
+        change.frame = f
+        change.notice = true
+        tell(change)
     }
 }

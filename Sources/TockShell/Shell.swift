@@ -25,12 +25,10 @@ public final class Shell {
     private let leds: [String: any DigitalOutput]
     private let log: Logger
     public var trace: TraceWriter?
-    /// Called with each new state to remember across a restart.
-    public var onPersist: ((Snapshot) -> Void)?
-    /// Called with every batch of outputs (for screens and status).
-    public var onCommands: ((Machine.Output) -> Void)?
-    /// Called with each press the fleet group is to carry out.
-    public var onGroupChange: ((GroupChange) -> Void)?
+    /// Those who follow what the box shows and does (`observe`).
+    private var observers: [(BoxChange) -> Void] = []
+    /// The switch position last handed out.
+    private var lastSwitch: SwitchPosition?
     /// The last state and frame carried out.
     @exclusivity(unchecked) public private(set) var state: StateName?
     @exclusivity(unchecked) public private(set) var frame: Frame?
@@ -39,9 +37,6 @@ public final class Shell {
     /// button is pressed or `endNotice` (Shell+Notice.swift).
     @exclusivity(unchecked) var notice: Frame?
     var noticeTimer: LoopTimer!
-    /// Called with each frame a notice puts up or takes down, which the
-    /// core's outputs do not carry (the control socket's watchers).
-    public var onNotice: ((Frame) -> Void)?
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
 
@@ -66,6 +61,16 @@ public final class Shell {
     }
 
     func clock() -> Now { loop.now() }
+
+    /// Follow every change the box makes, batch by batch, in the order
+    /// `observe` was called (see `BoxChange`).
+    public func observe(_ observer: @escaping (BoxChange) -> Void) {
+        observers.append(observer)
+    }
+
+    func tell(_ change: BoxChange) {
+        for o in observers { o(change) }
+    }
 
     /// Whether pressing `button` now would change anything (`Machine.pressChanges`).
     public func pressChanges(_ button: Button) -> Bool { core.pressChanges(button, at: clock()) }
@@ -179,40 +184,56 @@ public final class Shell {
     }
 
     private func perform(_ out: Machine.Output, at t: Instant) {
+        var change = BoxChange()
         for item in out.items {
             trace?.record(item, at: t)
             switch item {
             case .command(.render(let f)):
                 frame = f
-                if notice == nil { output("display") { try display.show(f) } }
+                if notice == nil {
+                    output("display") { try display.show(f) }
+                    change.frame = f
+                }
             case .command(.buzzer(let tone)):
                 if (tone == nil) != (self.tone == nil) { log.debug("buzzer \(tone == nil ? "off" : "on")") }
                 self.tone = tone
                 output("buzzer") { try sounder.sound(tone) }
+                change.buzzer = tone != nil
             case .report(.stateChanged(let s)):
                 if let old = state { log.info("state \(old.rawValue) -> \(s.rawValue)") }
                 state = s
+                change.state = s
             case .command(.led(let name, let lit)):
                 if let led = leds[name] { output("led \(name)") { try led.set(lit) } }
+                change.alarmsOrLEDs = true
             case .command(.wake(let m, let w)):
                 wake(monotonic: m, wall: w)
             case .command(.persist(let s)):
-                onPersist?(s)
+                change.persist = s
             case .report(.alarm(let notice)):
                 log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
-            case .command(.group(let change)):
-                onGroupChange?(change)
+                change.alarmsOrLEDs = true
+            case .command(.group(let g)):
+                change.group = g
             case .report(.round(let r)):
                 log.info("round \(r.round)\(r.set.map { " of set \($0)" } ?? "")")
+                change.round = r
             case .report(.refused):
                 break  // (thrown by `request`)
             }
         }
+        // A flip, by the lever or a request, whatever it shows.
+        let position = core.input.switchPosition
+        if position != lastSwitch {
+            change.switchPosition = position
+            lastSwitch = position
+        }
         // While a notice is up the core's frames are kept, not shown, and
         // not handed on (what is handed on is what the display shows).
-        onCommands?(notice == nil ? out : Machine.Output(out.items.filter {
+        change.output = notice == nil ? out : Machine.Output(out.items.filter {
             if case .command(.render) = $0 { false } else { true }
-        }))
+        })
+        tell(change)
     }
 
     /// The monotonic wake-up the core last asked for: its next one, or

@@ -105,7 +105,7 @@ public final class InteractiveSimulator {
             screen = s
             FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))
         }
-        host.onOutputs = { _ in redraw() }
+        host.shell.observe { _ in redraw() }
         reactor.onSignal = { sig in
             if sig != SIGHUP { reactor.stop() }
         }
