@@ -29,6 +29,12 @@ public struct BoxChange: Equatable, Sendable {
 
     public init() {}
 
+    /// Only the display changed (the count's digits, a blink, a notice):
+    /// what follows the count's time is all a listener need look at.
+    public var displayOnly: Bool {
+        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs
+    }
+
     /// Whether anything someone outside the box could see changed.
     public var isVisible: Bool {
         frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs

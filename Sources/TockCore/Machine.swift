@@ -28,6 +28,12 @@ public struct Machine: Sendable {
     /// was already shown.
     private var lastChange: Instant
     var shown = Shown()
+    /// Until when nothing but the display's own motion (the count's digits,
+    /// a blink) can change: set by each full batch of outputs, cleared by
+    /// any input but a wake-up (`quietTick`).
+    var quiet: Quiet?
+    /// Wake-ups served by `quietTick` (for the tests).
+    var quietTicks = 0
     /// The program and alarms as last persisted.
     var persisted: Program?
     var persistedAlarms: AlarmClock?
@@ -65,6 +71,18 @@ public struct Machine: Sendable {
         /// ones not in `ledsKnown` have not been reported yet.
         var ledsLit: UInt8 = 0
         var ledsKnown: UInt8 = 0
+    }
+
+    /// The earliest deadline of anything but the display's own motion, on
+    /// each clock (nil: none).
+    struct Quiet {
+        var monotonic: Instant?
+        var wall: WallTime?
+
+        /// Whether `now` comes before both.
+        func lasts(at now: Now) -> Bool {
+            monotonic.map { now.monotonic < $0 } ?? true && wall.map { now.wall < $0 } ?? true
+        }
     }
 
     /// Status LED names the core drives (`leds(at:)` sets bits in this order).
@@ -150,6 +168,20 @@ public struct Machine: Sendable {
     /// and what happened, in order. A refused request leaves the machine as
     /// it was and returns only the refusal.
     public mutating func handle(_ input: Input, at now: Now) -> Output {
+        if case .wake = input, let quiet, quiet.lasts(at: now), pendingSettings == nil {
+            #if DEBUG
+            // Every quiet tick in the tests is checked against a full one.
+            var full = self
+            full.quiet = nil
+            let expected = full.handle(.wake, at: now)
+            let out = quietTick(at: now, quiet)
+            precondition(out == expected, "a quiet tick at \(now) gave \(out), a full one \(expected)")
+            return out
+            #else
+            return quietTick(at: now, quiet)
+            #endif
+        }
+        quiet = nil
         switch input {
         case .powerOn:
             shown = Shown()
@@ -323,12 +355,12 @@ public struct Machine: Sendable {
         groupChanges = []
 
         // The earliest of the monotonic deadlines, folded as they come
-        // (no array on every tick).
+        // (no array on every tick): first those of everything but the
+        // display's own motion, which a quiet tick can skip until.
         var monotonic: Instant? = nil
         func earliest(_ d: Instant?) { if let d, monotonic.map({ d < $0 }) ?? true { monotonic = d } }
         earliest(input.deadline)
         earliest(buzzer.nextChange(after: t))
-        earliest(p.blink?.nextToggle(after: t))
         earliest(alarms.monotonicDeadline)
         earliest(panelDeadline(at: now))
         var wall: WallTime? = alarms.wallDeadline
@@ -341,12 +373,10 @@ public struct Machine: Sendable {
             let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
             wall = min(wall ?? w, w)
         }
-        if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
-            switch motion {
-            case .monotonic: earliest(t + step)
-            case .wall: wall = min(wall ?? now.wall + step, now.wall + step)
-            }
-        }
+        quiet = Quiet(monotonic: monotonic, wall: wall)
+        let motion = displayDeadlines(p, at: now)
+        earliest(motion.monotonic)
+        if let w = motion.wall { wall = min(wall ?? w, w) }
         if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming {
             out.append(.persist(snapshot(at: now)))
             persisted = program
@@ -354,6 +384,42 @@ public struct Machine: Sendable {
             persistedDimming = dimming
         }
         out.append(.wake(monotonic: monotonic, wall: wall))
+        return out
+    }
+
+    /// When the display changes by itself: a blink's next toggle, the next
+    /// step of a count or a clock.
+    private func displayDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
+        let t = now.monotonic
+        var monotonic = p.blink?.nextToggle(after: t)
+        var wall: WallTime?
+        if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
+            switch motion {
+            case .monotonic: monotonic = min(monotonic ?? t + step, t + step)
+            case .wall: wall = now.wall + step
+            }
+        }
+        return (monotonic, wall)
+    }
+
+    /// A wake-up before any deadline but the display's own: nothing but
+    /// time passed, so no state, tone, LED or round changed and nothing is
+    /// to be remembered; only the frame is drawn again. This is most of a
+    /// count's wake-ups (one a second for MM:SS), and costs a frame instead
+    /// of a full batch. Debug builds check each against a full batch.
+    private mutating func quietTick(at now: Now, _ quiet: Quiet) -> Output {
+        quietTicks += 1
+        processed = max(processed, now.monotonic)
+        let t = now.monotonic
+        let p = presentation(at: now)
+        var frame = renderer.frame(for: p, at: t)
+        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
+        var out = Output()
+        out.items.reserveCapacity(2)
+        if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
+        let motion = displayDeadlines(p, at: now)
+        out.append(.wake(monotonic: Instant.earliest(quiet.monotonic, motion.monotonic),
+                         wall: quiet.wall.map { w in motion.wall.map { min(w, $0) } ?? w } ?? motion.wall))
         return out
     }
 

@@ -114,10 +114,12 @@ public final class MqttBridge {
 
     /// After each batch of outputs: fire its events, and send the state
     /// topics whose value changed (each at most once a second).
-    /// Publish what a batch changed: events, and the state topics that moved.
     func outputs(_ change: BoxChange) {
         guard client.link == .connected, change.isVisible else { return }
         client.measure {
+            // The digits going by change nothing but the topics that follow
+            // the count's time; anything else rebuilds them all.
+            if change.displayOnly { return publishState(force: false, clockOnly: true) }
             var events = MqttStateTopics.events(in: change.output)
             let phase = MqttStateTopics.phase(of: shell)
             if let phase, let last = lastPhase, phase != last { events.append("phase_changed") }
@@ -163,10 +165,10 @@ public final class MqttBridge {
     /// Assistant's recorder writes each one down.
     public static let minimumGap: Duration = .seconds(1)
 
-    private func publishState(force: Bool) {
+    private func publishState(force: Bool, clockOnly: Bool = false) {
         let t = now()
         var held: Instant?
-        for (key, value) in MqttStateTopics.values(of: shell) where force || published[key] != value {
+        for (key, value) in MqttStateTopics.values(of: shell, clockOnly: clockOnly) where force || published[key] != value {
             if !force, let last = sentAt[key], t < last + Self.minimumGap {
                 held = min(held ?? last + Self.minimumGap, last + Self.minimumGap)
                 continue

@@ -10,10 +10,22 @@ enum MqttStateTopics {
     /// Every retained state topic and its value now. A count's times are
     /// whole seconds (rounded as the display rounds them), so they change
     /// at most once a second; the display is what it means, without blinks.
-    static func values(of shell: Shell) -> [(String, String)] {
+    /// - Parameter clockOnly: only the topics that follow the count's time
+    ///   (the display, elapsed, remaining, overrun): what can change when
+    ///   nothing but the display did (`BoxChange.displayOnly`).
+    static func values(of shell: Shell, clockOnly: Bool = false) -> [(String, String)] {
         let core = shell.core
         let progress = shell.progress()
         let meaning = shell.displayMeaning()
+        if clockOnly {
+            return [
+                ("display", meaning.text),
+                ("display_attributes", #"{"blinking":\#(meaning.blinking)}"#),
+                ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
+                ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
+                ("overrun_ms", progress.overrun.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
+            ]
+        }
         var values: [(String, String)] = [
             ("state", shell.state?.rawValue ?? "starting"),
             ("display", meaning.text),

@@ -92,6 +92,16 @@ import TockLoop
         #expect(n["remaining_ms"] == 60)
         #expect(n.values.allSatisfy { $0 <= 60 }, "\(n)")
         #expect(broker.published(on: "tock/kitchen/display").last == "04:00")  // 4:00.5 left, rounded up
+        expectNothingStale(box, broker)
+    }
+
+    /// Every state topic holds what a full rebuild gives now: the batches
+    /// where only the display changed, which rebuild only the topics that
+    /// follow the count's time, left none behind.
+    func expectNothingStale(_ box: TestBox, _ broker: VirtualBroker) {
+        for (key, value) in MqttStateTopics.values(of: box.shell) {
+            #expect(broker.published(on: "tock/kitchen/\(key)").last == value, "\(key)")
+        }
     }
 
     @Test func aLongCountChangesItsDisplayOnceAMinuteAndRemainingOnceASecond() throws {
@@ -103,6 +113,7 @@ import TockLoop
         #expect(n["remaining_ms"] == 60, "\(n)")
         #expect(n.values.allSatisfy { $0 <= 60 }, "\(n)")
         #expect(!broker.published(on: "tock/kitchen/display").contains { !$0.contains(":") })
+        expectNothingStale(box, broker)
     }
 
     @Test func finishesAtChangesOncePerStartAndTheEntitiesOfEachSecondAreOffByDefault() throws {
