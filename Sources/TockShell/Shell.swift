@@ -23,7 +23,7 @@ public final class Shell {
     let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
-    private let log: Logger
+    let log: Logger
     public var trace: TraceWriter?
     /// Called with each new state to remember across a restart.
     public var onPersist: ((Snapshot) -> Void)?
@@ -44,6 +44,8 @@ public final class Shell {
     public var onNotice: ((Frame) -> Void)?
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
+    /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
+    @exclusivity(unchecked) public internal(set) var clockTrust: ClockTrust
 
     public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
@@ -53,6 +55,7 @@ public final class Shell {
         self.sounder = sounder
         self.leds = leds
         self.log = log
+        clockTrust = ClockTrust(at: loop.now())
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
@@ -75,6 +78,8 @@ public final class Shell {
     public func start() {
         output("buzzer") { try sounder.sound(nil) }
         let now = clock()
+        let seen = clockTrust.look(at: now)
+        report(seen.isEmpty ? clockTrust.atStart : seen, at: now)
         perform(core.handle(.powerOn, at: now), at: now.monotonic)
     }
 
@@ -167,13 +172,18 @@ public final class Shell {
 
     private func handle(_ input: Machine.Input) {
         let now = clock()
-        perform(core.handle(input, at: now), at: now.monotonic)
+        let seen = clockTrust.look(at: now)
+        let out = core.handle(input, at: now)
+        if !seen.isEmpty { report(seen, at: now) }
+        perform(out, at: now.monotonic)
     }
 
     /// A request that may be refused: the refusal is thrown, nothing done.
     private func request(_ input: Machine.Input) throws(Machine.Refusal) {
         let now = clock()
+        let seen = clockTrust.look(at: now)
         let out = core.handle(input, at: now)
+        if !seen.isEmpty { report(seen, at: now) }
         if let refusal = out.refusal { throw refusal }
         perform(out, at: now.monotonic)
     }
