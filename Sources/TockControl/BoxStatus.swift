@@ -46,6 +46,46 @@ public struct BoxStatus: Sendable, Equatable {
     /// The MQTT link and the fleet group, as their clients report them.
     public var mqtt: JSONText.Object?
     public var group: JSONText.Object?
+    /// The wall clock's health: synchronised or not, since when, its steps.
+    public var clock: Clock?
+    /// The daily alarms and the countdown to a date are on a wall clock
+    /// that is not synchronised: their times are unverified.
+    public var timeUnverified = false
+
+    /// The wall clock as the box judges it (docs/clock.md).
+    public struct Clock: Sendable, Equatable {
+        /// The kernel reports it synchronised (adjtimex(2)).
+        public var synchronised: Bool
+        /// When it became synchronised (ISO 8601, UTC), or when the box
+        /// started if it already was (`sinceStart`).
+        public var since: String?
+        public var sinceStart = false
+        /// Steps seen since the start, and the last one (`forward by 2h1m5s`) and when.
+        public var steps = 0
+        public var lastStep: String?
+        public var lastStepAt: String?
+
+        public init(synchronised: Bool) { self.synchronised = synchronised }
+
+        var object: [String: Any] {
+            var o: [String: Any] = ["synchronised": synchronised, "steps": steps]
+            if let since { o["since"] = since }
+            if sinceStart { o["since_start"] = true }
+            if let lastStep { o["last_step"] = lastStep }
+            if let lastStepAt { o["last_step_at"] = lastStepAt }
+            return o
+        }
+
+        init?(_ o: [String: Any]) {
+            guard let synchronised = o["synchronised"] as? Bool else { return nil }
+            self.synchronised = synchronised
+            since = o["since"] as? String
+            sinceStart = o["since_start"] as? Bool ?? false
+            steps = o["steps"] as? Int ?? 0
+            lastStep = o["last_step"] as? String
+            lastStepAt = o["last_step_at"] as? String
+        }
+    }
 
     public struct Night: Sendable, Equatable {
         public var from: String
@@ -129,6 +169,8 @@ public struct BoxStatus: Sendable, Equatable {
         if let stateWrites { s["state_writes"] = stateWrites }
         if let mqtt { s["mqtt"] = mqtt.value }
         if let group { s["group"] = group.value }
+        if let clock { s["clock"] = clock.object }
+        if timeUnverified { s["time_unverified"] = true }
         return s
     }
 
@@ -172,6 +214,8 @@ public struct BoxStatus: Sendable, Equatable {
         stateWrites = int("state_writes")
         mqtt = (o["mqtt"] as? [String: Any]).map(JSONText.Object.init)
         group = (o["group"] as? [String: Any]).map(JSONText.Object.init)
+        clock = (o["clock"] as? [String: Any]).flatMap(Clock.init)
+        timeUnverified = o["time_unverified"] as? Bool ?? false
     }
 }
 

@@ -118,7 +118,9 @@ public final class MqttBridge {
             default: false
             }
         }
-        guard shown || published["switch"] != shell.core.input.switchPosition.rawValue else { return }
+        // The lever and the clock's verdict change nothing the core shows.
+        let clock = shell.clockTrust.synchronised ? "ON" : "OFF"
+        guard shown || published["switch"] != shell.core.input.switchPosition.rawValue || published["clock_synchronised"] != clock else { return }
         client.measure {
             var events = MqttStateTopics.events(in: output)
             let phase = MqttStateTopics.phase(of: shell)

@@ -9,7 +9,29 @@ extension Shell {
     /// with nothing to wake for still reports the verdict of the moment.
     public func lookAtClock() {
         let now = clock()
-        report(clockTrust.look(at: now), at: now)
+        let seen = look(at: now)
+        guard !seen.isEmpty else { return }
+        // What the core shows and says follows the verdict: a turn of its own.
+        report(seen, at: now)
+        tick()
+    }
+
+    /// How often a clock that is not synchronised is looked at when
+    /// nothing else wakes the box (the idle clock looks as often).
+    public static let unsynchronisedLook: Duration = .seconds(60)
+
+    /// Look at the clock; while it is not synchronised, look again within
+    /// `unsynchronisedLook` even if nothing else happens, so the status
+    /// topics and the idle clock follow the kernel's verdict. A
+    /// synchronised clock costs no wake-up.
+    func look(at now: Now) -> [ClockTrust.Change] {
+        let seen = clockTrust.look(at: now)
+        if clockTrust.synchronised {
+            if clockWatch.deadline != nil { clockWatch.cancel() }
+        } else if clockWatch.deadline == nil {
+            clockWatch.schedule(at: now.monotonic + Self.unsynchronisedLook)
+        }
+        return seen
     }
 
     /// Log what changed, after the core has applied it (so what moved is
@@ -30,8 +52,11 @@ extension Shell {
         }
     }
 
+    /// Both clocks now, as the core is given them.
+    public func now() -> Now { clock() }
+
     /// `forward by 2h1m5s`, `back by 300ms`.
-    static func stepText(_ d: Duration) -> String {
+    public static func stepText(_ d: Duration) -> String {
         d < .zero ? "back by \(DurationText.format(.zero - d))" : "forward by \(DurationText.format(d))"
     }
 

@@ -46,6 +46,7 @@ public final class Shell {
     private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
     @exclusivity(unchecked) public internal(set) var clockTrust: ClockTrust
+    var clockWatch: LoopTimer!
 
     public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
@@ -59,6 +60,7 @@ public final class Shell {
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
+        clockWatch = loop.makeTimer { [weak self] in self?.tick() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
             // After a step back a delivered calendar deadline may lie ahead
@@ -78,7 +80,7 @@ public final class Shell {
     public func start() {
         output("buzzer") { try sounder.sound(nil) }
         let now = clock()
-        let seen = clockTrust.look(at: now)
+        let seen = look(at: now)
         report(seen.isEmpty ? clockTrust.atStart : seen, at: now)
         perform(core.handle(.powerOn, at: now), at: now.monotonic)
     }
@@ -172,7 +174,7 @@ public final class Shell {
 
     private func handle(_ input: Machine.Input) {
         let now = clock()
-        let seen = clockTrust.look(at: now)
+        let seen = look(at: now)
         let out = core.handle(input, at: now)
         if !seen.isEmpty { report(seen, at: now) }
         perform(out, at: now.monotonic)
@@ -181,7 +183,7 @@ public final class Shell {
     /// A request that may be refused: the refusal is thrown, nothing done.
     private func request(_ input: Machine.Input) throws(Machine.Refusal) {
         let now = clock()
-        let seen = clockTrust.look(at: now)
+        let seen = look(at: now)
         let out = core.handle(input, at: now)
         if !seen.isEmpty { report(seen, at: now) }
         if let refusal = out.refusal { throw refusal }
