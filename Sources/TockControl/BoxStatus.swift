@@ -52,6 +52,34 @@ public struct BoxStatus: Sendable, Equatable {
     /// that is not synchronised: their times are unverified.
     public var timeUnverified = false
 
+    /// The ambient light sensor: its last reading, the level it asks for,
+    /// and why it does not answer (docs/display.md).
+    public var light: Light?
+
+    public struct Light: Sendable, Equatable {
+        public var lux: Int?
+        public var level: Int?
+        public var problem: String?
+
+        public init(lux: Int?, level: Int?, problem: String?) {
+            self.lux = lux
+            self.level = level
+            self.problem = problem
+        }
+
+        var object: [String: Any] {
+            var o: [String: Any] = [:]
+            if let lux { o["lux"] = lux }
+            if let level { o["level"] = level }
+            if let problem { o["problem"] = problem }
+            return o
+        }
+
+        init(_ o: [String: Any]) {
+            self.init(lux: o["lux"] as? Int, level: o["level"] as? Int, problem: o["problem"] as? String)
+        }
+    }
+
     /// The wall clock as the box judges it (docs/clock.md).
     public struct Clock: Sendable, Equatable {
         /// The kernel reports it synchronised (adjtimex(2)).
@@ -171,6 +199,7 @@ public struct BoxStatus: Sendable, Equatable {
         if let group { s["group"] = group.value }
         if let clock { s["clock"] = clock.object }
         if timeUnverified { s["time_unverified"] = true }
+        if let light { s["light"] = light.object }
         return s
     }
 
@@ -216,6 +245,7 @@ public struct BoxStatus: Sendable, Equatable {
         group = (o["group"] as? [String: Any]).map(JSONText.Object.init)
         clock = (o["clock"] as? [String: Any]).flatMap(Clock.init)
         timeUnverified = o["time_unverified"] as? Bool ?? false
+        light = (o["light"] as? [String: Any]).map(Light.init)
     }
 }
 

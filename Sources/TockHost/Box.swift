@@ -43,6 +43,8 @@ public final class Box {
     let control: ControlServer?
     let mqtt: MqttBridge?
     let service: ControlService
+    /// Reads the light sensor (`light:`), when one was opened.
+    let light: LightSampler?
     private let devices: Devices
     private let log: Logger
     /// Called after every batch of outputs (status lines, screens, the timing log).
@@ -82,6 +84,13 @@ public final class Box {
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service
         if let store { service.addStatusFields { $0.stateWrites = store.writes } }
+        let light = zip(devices.light, config.settings.light).map { LightSampler(sensor: $0, every: $1.every, shell: shell, loop: loop, log: log) }
+        self.light = light
+        if let problem = devices.lightProblem {
+            log.warning("\(problem); the display keeps the brightness set by hand and the night schedule")
+            service.addStatusFields { $0.light = BoxStatus.Light(lux: nil, level: nil, problem: problem) }
+        }
+        if let light { service.addStatusFields { $0.light = light.status } }
         control = try setup.control.map {
             try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
         }
@@ -101,6 +110,7 @@ public final class Box {
     /// Buzzer off, the first frame, then the links.
     public func start() {
         shell.start()
+        light?.start()
         mqtt?.start()
     }
 
@@ -109,6 +119,7 @@ public final class Box {
         control?.close()
         mqtt?.close()
         shell.unwatch(devices.readers)
+        light?.stop()
         store?.save(shell.core.snapshot(at: loop.now()))
         shell.shutdown()
     }

@@ -98,6 +98,9 @@ public final class Shell {
     /// `tock brightness`, `tock night`: the display's dimming, kept across restarts.
     public func setDimming(_ d: Dimming) throws(Machine.Refusal) { try request(.setDimming(d)) }
 
+    /// The light sensor's reading (nil: it does not answer).
+    public func ambientLight(_ lux: Double?) { handle(.ambientLight(lux)) }
+
     /// A reloaded configuration: the same state under new settings.
     public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }
 
