@@ -92,6 +92,21 @@ public struct BoxStatus: Sendable, Equatable {
         public var steps = 0
         public var lastStep: String?
         public var lastStepAt: String?
+        /// The battery-backed RTC (`/dev/rtc0`), when there is one: its
+        /// driver, how far it is from the system clock (whole seconds,
+        /// positive: ahead), and why it cannot be read.
+        public var rtc: RTC?
+
+        public struct RTC: Sendable, Equatable {
+            public var name: String
+            public var driftS: Int?
+            public var problem: String?
+            public init(name: String, driftS: Int?, problem: String?) {
+                self.name = name
+                self.driftS = driftS
+                self.problem = problem
+            }
+        }
 
         public init(synchronised: Bool) { self.synchronised = synchronised }
 
@@ -101,6 +116,12 @@ public struct BoxStatus: Sendable, Equatable {
             if sinceStart { o["since_start"] = true }
             if let lastStep { o["last_step"] = lastStep }
             if let lastStepAt { o["last_step_at"] = lastStepAt }
+            if let rtc {
+                var r: [String: Any] = ["name": rtc.name]
+                if let d = rtc.driftS { r["drift_s"] = d }
+                if let p = rtc.problem { r["problem"] = p }
+                o["rtc"] = r
+            }
             return o
         }
 
@@ -112,6 +133,9 @@ public struct BoxStatus: Sendable, Equatable {
             steps = o["steps"] as? Int ?? 0
             lastStep = o["last_step"] as? String
             lastStepAt = o["last_step_at"] as? String
+            if let r = o["rtc"] as? [String: Any], let name = r["name"] as? String {
+                rtc = RTC(name: name, driftS: r["drift_s"] as? Int, problem: r["problem"] as? String)
+            }
         }
     }
 

@@ -95,6 +95,7 @@ public final class WiringCheck {
             for led in hardware.leds.values { try? led.set(false) }
         }
         print("hardware: \(hardware.summary)")
+        problems += checkRTC()
         next()
         try reactor.run()
         if listenUntil != nil {
@@ -103,6 +104,23 @@ public final class WiringCheck {
             }
         }
         return problems
+    }
+
+    /// Where the kernel lists its RTCs.
+    public var rtcDirectory = "/sys/class/rtc"
+
+    /// The battery-backed RTC, if the kernel has one: its time against the
+    /// system clock. None is no problem (NTP sets the clock); one that
+    /// cannot be read (a flat battery) is.
+    private func checkRTC() -> [String] {
+        let now = clock.now()
+        guard let rtc = RealTimeClock.first(in: rtcDirectory) else {
+            print("rtc: none (\(rtcDirectory) is empty): the clock comes from NTP only (Hardware/README.md, \"Real-time clock\")")
+            return []
+        }
+        let line = rtc.summary(against: now.wall, synchronised: now.wallSynchronised)
+        print(rtc.problem == nil ? "rtc: \(line)" : "  ✗ rtc: \(line)")
+        return rtc.problem.map { ["rtc: \($0)"] } ?? []
     }
 
     private func outputSteps() -> [Step] {

@@ -28,6 +28,8 @@ public final class Box {
         public var controlIdleLimit: Duration = .seconds(5)
         /// Where trace lines go (JSON Lines without the newline).
         public var trace: ((String) -> Void)?
+        /// Where the kernel lists its RTCs (`/sys/class/rtc`); nil: none looked at.
+        public var rtcDirectory: String? = "/sys/class/rtc"
         /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
         public var transport: (MqttConfig, any EventLoop, Logger) throws -> any MqttTransport = { try MqttClient(config: $0, loop: $1, log: $2) }
 
@@ -91,6 +93,11 @@ public final class Box {
             service.addStatusFields { $0.light = BoxStatus.Light(lux: nil, level: nil, problem: problem) }
         }
         if let light { service.addStatusFields { $0.light = light.status } }
+        if let dir = setup.rtcDirectory {
+            let rtc = RTCWatch(directory: dir, log: log)
+            _ = rtc.rtc(at: loop.now())  // said in the log at the start
+            service.addStatusFields { [loop] in rtc.fields(&$0, at: loop.now()) }
+        }
         control = try setup.control.map {
             try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
         }

@@ -8,6 +8,7 @@ import TockLoop
 @testable import TockMQTT
 @testable import TockShell
 import TockTestSupport
+import TockDevices
 
 /// A box that boots before NTP has answered, through the whole host on
 /// virtual time: the log, the status, the MQTT topics and the idle clock
@@ -106,5 +107,22 @@ import TockTestSupport
         }
         #expect(try fired(synchronised: true) == 0)
         #expect(try fired(synchronised: false) == 10)
+    }
+
+    @Test func theStatusAndTheLogSayHowFarTheRTCIsFromTheSystemClock() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tock-rtc-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent("rtc0")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("rtc-ds1307 1-0068\n".utf8).write(to: dir.appendingPathComponent("name"))
+        try Data("\(1_795_669_200 - 2)\n".utf8).write(to: dir.appendingPathComponent("since_epoch"))
+        let loop = VirtualLoop(epoch: truth)
+        let lines = LogLines()
+        var setup = Box.Setup(config: try Configuration.parse(yaml: "", file: "t.yaml"), devices: Devices.mock(try Configuration.parse(yaml: "", file: "t.yaml"), clock: { [loop] in loop.instant }))
+        setup.rtcDirectory = root.path
+        let box = try Box(setup, loop: loop, log: Logger(label: "test") { [lines] _ in LogCapture(lines: lines) })
+        box.start()
+        #expect(lines.messages.contains("rtc: /dev/rtc0 (rtc-ds1307 1-0068) reads 2 s behind the system clock (synchronised by NTP)"))
+        let rtc = try #require((box.service.status().object["clock"] as? [String: Any])?["rtc"] as? [String: Any])
+        #expect(rtc["name"] as? String == "rtc-ds1307 1-0068" && rtc["drift_s"] as? Int == -2)
     }
 }
