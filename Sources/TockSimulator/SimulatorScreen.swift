@@ -5,7 +5,7 @@ import TockCore
 public struct SimulatorScreen: Sendable {
     static let title = "Tock desk simulator"
     /// The keys, within 80 columns; docs/simulator.md says what each does.
-    static let help = "keys: s start  x stop  r reset  R/S/X held  u/d switch up/down  l room light  q quit"
+    static let help = "keys: s start  x stop  r reset  R/S/X held  u/d switch up/down  l light  q quit"
 
     /// Cursor home, then erase the screen (ECMA-48 CUP and ED 2).
     static let homeAndClear = "\u{1B}[H\u{1B}[2J"
