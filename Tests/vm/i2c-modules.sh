@@ -5,6 +5,7 @@
 # "# vm-file:" (tock-light-rtc.sh). Once; about 107 MB downloaded. amd64 only.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 # shellcheck source=Tests/vm/arch.sh
 . "$here/arch.sh"
 cache=${VM_CACHE:-$vm_cache_default}
