@@ -432,7 +432,7 @@ systemd-test: deb
 .PHONY: hardware-docs hardware-test
 HW_SCRATCH ?= .build
 HW_VENV := $(CURDIR)/.cache/hardware-venv
-HW_DIAGRAMS := buttons-leds buzzer-active buzzer-passive
+HW_DIAGRAMS := buttons-leds buzzer-active buzzer-passive light-bh1750 rtc-ds3231
 HW_DISPLAYS := tm1637 ht16k33 max7219
 hardware-docs: deps
 	@[ -x $(HW_VENV)/bin/python ] || python3 -m venv $(HW_VENV)

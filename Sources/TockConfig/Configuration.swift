@@ -28,7 +28,7 @@ public struct Configuration: Equatable, Sendable {
     /// Every default, in the system's time zone: the appliance without a file.
     public static func defaults() throws -> Configuration { try parse(yaml: "", file: "(defaults)") }
 
-    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling", "mqtt"] + hardwareKeys
+    static let topKeys = ["mode", "switch", "timer", "countdown", "interval", "alarm", "alarms", "clock", "input", "display", "leds", "scheduling", "mqtt", "light"] + hardwareKeys
 
     /// The largest configuration file read (the example is about 4 KiB):
     /// checking a larger one would hold the loop, on a reload, past the
@@ -177,6 +177,7 @@ public struct Configuration: Equatable, Sendable {
             readDisplayHardware(d, r)
         }
         if let n = top["leds"] { readLeds(n, r) }
+        readLight(top["light"], r)
         if let n = top["scheduling"] {
             let s = r.mapping(n, "scheduling", allowed: ["policy", "priority", "nice"])
             var sched = Scheduling()

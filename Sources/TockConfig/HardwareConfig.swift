@@ -8,6 +8,7 @@ import Yams
 public struct HardwareConfig: Equatable, Sendable {
     public enum BuzzerKind: String, CaseIterable, Sendable { case active, passive, none }
     public enum DisplayKind: String, CaseIterable, Sendable { case tm1637, ht16k33, max7219, none }
+    public enum LightKind: String, CaseIterable, Sendable { case bh1750, none }
 
     public var start = "GPIO17"
     public var stop = "GPIO27"
@@ -34,6 +35,11 @@ public struct HardwareConfig: Equatable, Sendable {
     public var i2cAddress = 0x70
     public var spiBus = 0
     public var spiDevice = 0
+
+    /// The ambient light sensor (`light:`), on I2C.
+    public var light = LightKind.none
+    public var lightI2CBus = 1
+    public var lightAddress = 0x23
 
     public init() {}
 

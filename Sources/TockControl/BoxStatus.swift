@@ -46,6 +46,98 @@ public struct BoxStatus: Sendable, Equatable {
     /// The MQTT link and the fleet group, as their clients report them.
     public var mqtt: JSONText.Object?
     public var group: JSONText.Object?
+    /// The wall clock's health: synchronised or not, since when, its steps.
+    public var clock: Clock?
+    /// The daily alarms and the countdown to a date are on a wall clock
+    /// that is not synchronised: their times are unverified.
+    public var timeUnverified = false
+
+    /// The ambient light sensor: its last reading, the level it asks for,
+    /// and why it does not answer (docs/display.md).
+    public var light: Light?
+
+    public struct Light: Sendable, Equatable {
+        public var lux: Int?
+        public var level: Int?
+        public var problem: String?
+
+        public init(lux: Int?, level: Int?, problem: String?) {
+            self.lux = lux
+            self.level = level
+            self.problem = problem
+        }
+
+        var object: [String: Any] {
+            var o: [String: Any] = [:]
+            if let lux { o["lux"] = lux }
+            if let level { o["level"] = level }
+            if let problem { o["problem"] = problem }
+            return o
+        }
+
+        init(_ o: [String: Any]) {
+            self.init(lux: o["lux"] as? Int, level: o["level"] as? Int, problem: o["problem"] as? String)
+        }
+    }
+
+    /// The wall clock as the box judges it (docs/clock.md).
+    public struct Clock: Sendable, Equatable {
+        /// The kernel reports it synchronised (adjtimex(2)).
+        public var synchronised: Bool
+        /// When it became synchronised (ISO 8601, UTC), or when the box
+        /// started if it already was (`sinceStart`).
+        public var since: String?
+        public var sinceStart = false
+        /// Steps seen since the start, and the last one (`forward by 2h1m5s`) and when.
+        public var steps = 0
+        public var lastStep: String?
+        public var lastStepAt: String?
+        /// The battery-backed RTC (`/dev/rtc0`), when there is one: its
+        /// driver, how far it is from the system clock (whole seconds,
+        /// positive: ahead), and why it cannot be read.
+        public var rtc: RTC?
+
+        public struct RTC: Sendable, Equatable {
+            public var name: String
+            public var driftS: Int?
+            public var problem: String?
+            public init(name: String, driftS: Int?, problem: String?) {
+                self.name = name
+                self.driftS = driftS
+                self.problem = problem
+            }
+        }
+
+        public init(synchronised: Bool) { self.synchronised = synchronised }
+
+        var object: [String: Any] {
+            var o: [String: Any] = ["synchronised": synchronised, "steps": steps]
+            if let since { o["since"] = since }
+            if sinceStart { o["since_start"] = true }
+            if let lastStep { o["last_step"] = lastStep }
+            if let lastStepAt { o["last_step_at"] = lastStepAt }
+            if let rtc {
+                var r: [String: Any] = ["name": rtc.name]
+                if let d = rtc.driftS { r["drift_s"] = d }
+                if let p = rtc.problem { r["problem"] = p }
+                o["rtc"] = r
+            }
+            return o
+        }
+
+        init?(_ o: [String: Any]) {
+            guard let synchronised = o["synchronised"] as? Bool else { return nil }
+            self.synchronised = synchronised
+            since = o["since"] as? String
+            sinceStart = o["since_start"] as? Bool ?? false
+            steps = o["steps"] as? Int ?? 0
+            lastStep = o["last_step"] as? String
+            lastStepAt = o["last_step_at"] as? String
+            if let r = o["rtc"] as? [String: Any], let name = r["name"] as? String {
+                rtc = RTC(name: name, driftS: r["drift_s"] as? Int, problem: r["problem"] as? String)
+            }
+        }
+    }
 
     public struct Night: Sendable, Equatable {
         public var from: String
@@ -129,6 +221,9 @@ public struct BoxStatus: Sendable, Equatable {
         if let stateWrites { s["state_writes"] = stateWrites }
         if let mqtt { s["mqtt"] = mqtt.value }
         if let group { s["group"] = group.value }
+        if let clock { s["clock"] = clock.object }
+        if timeUnverified { s["time_unverified"] = true }
+        if let light { s["light"] = light.object }
         return s
     }
 
@@ -172,6 +267,9 @@ public struct BoxStatus: Sendable, Equatable {
         stateWrites = int("state_writes")
         mqtt = (o["mqtt"] as? [String: Any]).map(JSONText.Object.init)
         group = (o["group"] as? [String: Any]).map(JSONText.Object.init)
+        clock = (o["clock"] as? [String: Any]).flatMap(Clock.init)
+        timeUnverified = o["time_unverified"] as? Bool ?? false
+        light = (o["light"] as? [String: Any]).map(Light.init)
     }
 }
 

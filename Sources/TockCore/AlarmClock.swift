@@ -19,12 +19,20 @@ public struct AlarmClock: Sendable {
         public var alarm: DailyAlarm
         /// Occurrences at or before this instant are done with.
         public var handledThrough: WallTime
+        /// The last occurrence that rang or was skipped on purpose (or,
+        /// after a restart, the remembered mark: what the state file holds
+        /// is taken as done). A step back keeps only this much of
+        /// `handledThrough`: a mark set by the start, by switching on or by
+        /// a miss on a clock that was wrong is not a ring, so what lies
+        /// ahead of the corrected clock rings at its time.
+        public var doneThrough: WallTime
         /// The first occurrence after `handledThrough` (nil when disabled).
         public fileprivate(set) var next: WallTime?
 
-        public init(alarm: DailyAlarm, handledThrough: WallTime) {
+        public init(alarm: DailyAlarm, handledThrough: WallTime, doneThrough: WallTime = WallTime(nanoseconds: .min)) {
             self.alarm = alarm
             self.handledThrough = handledThrough
+            self.doneThrough = doneThrough
         }
     }
 
@@ -91,8 +99,9 @@ public struct AlarmClock: Sendable {
         return e
     }
 
-    private mutating func handle(_ i: Int, through w: WallTime) {
+    private mutating func handle(_ i: Int, through w: WallTime, done: Bool) {
         entries[i].handledThrough = max(entries[i].handledThrough, w)
+        if done { entries[i].doneThrough = max(entries[i].doneThrough, w) }
         entries[i] = scheduled(entries[i])
     }
 
@@ -145,11 +154,11 @@ public struct AlarmClock: Sendable {
             // The deadline is a wall one, so some entry has a next occurrence.
             guard let (i, o) = entries.indices.compactMap({ i in entries[i].next.map { (i, $0) } }).min(by: { $0.1 < $1.1 }) else { break }
             if now.wall - o < settings.ringFor {
-                handle(i, through: o)
+                handle(i, through: o, done: true)
                 notices += ring(entries[i].alarm, since: min(max(now.monotonic(at: o), lookMonotonic), now.monotonic))
             } else {
                 notices.append(.missed(entries[i].alarm, at: o))
-                handle(i, through: max(o, now.wall - settings.ringFor))
+                handle(i, through: max(o, now.wall - settings.ringFor), done: false)
             }
         }
         if forward {
@@ -167,13 +176,20 @@ public struct AlarmClock: Sendable {
     /// The wall clock was stepped. What a step forward jumped over is
     /// decided by the loop in `advance` like any late occurrence (less than
     /// `ringFor` late rings, anything older is missed), but rings from now:
-    /// it was never heard. Back: nothing already handled rings again,
-    /// unless the clock went back further than any mark can be ahead
-    /// (`furthestMark`), which means it was wrong before.
+    /// it was never heard. Back: nothing that rang or was skipped rings
+    /// again, unless the clock went back further than any mark can be
+    /// ahead (`furthestMark`), which means it was wrong before; what was
+    /// only passed over (the time at the start, a miss) by a clock that
+    /// was ahead rings at its time on the corrected clock. A box that
+    /// boots with its clock fast and is set back by NTP still rings.
     private mutating func stepped(to now: Now) {
         lookMonotonic = now.monotonic
-        for i in entries.indices where entries[i].handledThrough > now.wall + Self.furthestMark {
-            entries[i].handledThrough = now.wall
+        for i in entries.indices where entries[i].handledThrough > now.wall {
+            let e = entries[i]
+            let kept = e.handledThrough > now.wall + Self.furthestMark ? now.wall : max(min(e.doneThrough, e.handledThrough), now.wall)
+            guard kept != e.handledThrough else { continue }
+            entries[i].handledThrough = kept
+            entries[i].doneThrough = min(e.doneThrough, kept)
             entries[i] = scheduled(entries[i])
         }
     }
@@ -232,7 +248,7 @@ public struct AlarmClock: Sendable {
     /// Skip the next occurrence of alarm `i`.
     public mutating func skipNext(_ i: Int) -> Notice? {
         guard let o = entries[i].next else { return nil }
-        handle(i, through: o)
+        handle(i, through: o, done: true)
         return .skipped(entries[i].alarm, at: o)
     }
 
@@ -246,7 +262,8 @@ public struct AlarmClock: Sendable {
                 // As after a step back (`stepped(to:)`): a mark further ahead
                 // than skip-next can set one means a clock was wrong.
                 let saved = WallTime(nanoseconds: item.handled)
-                return scheduled(Entry(alarm: a, handledThrough: saved > now.wall + Self.furthestMark ? now.wall : saved))
+                let mark = saved > now.wall + Self.furthestMark ? now.wall : saved
+                return scheduled(Entry(alarm: a, handledThrough: mark, doneThrough: mark))
             }
         }
         let ring = Ring(minute: s.minute ?? 0, labels: s.labels ?? [])

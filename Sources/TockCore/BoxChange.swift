@@ -26,17 +26,19 @@ public struct BoxChange: Equatable, Sendable {
     public var group: GroupChange?
     /// A daily alarm's notice, or an LED, changed.
     public var alarmsOrLEDs = false
+    /// The wall clock's verdict changed: synchronised, no longer, or stepped.
+    public var clock = false
 
     public init() {}
 
     /// Only the display changed (the count's digits, a blink, a notice):
     /// what follows the count's time is all a listener need look at.
     public var displayOnly: Bool {
-        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs
+        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock
     }
 
     /// Whether anything someone outside the box could see changed.
     public var isVisible: Bool {
-        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs
+        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock
     }
 }

@@ -40,6 +40,9 @@ extension Machine {
         case groupLink(Bool)
         /// A reloaded configuration file: the same state under new settings.
         case reconfigure(Settings)
+        /// The light sensor's reading, lux (`Settings.light`); nil when it
+        /// does not answer or reads out of range.
+        case ambientLight(Double?)
     }
 
     /// Something for the shell to do.

@@ -21,6 +21,9 @@ public struct Machine: Sendable {
     var renderer: Renderer
     /// The brightness by day and the night schedule in use (`Dimming`).
     public internal(set) var dimming: Dimming
+    /// The level the room's light asks for (`Settings.light`); not kept
+    /// across a restart: the first reading comes within seconds.
+    public internal(set) var ambient: AmbientLight?
     /// Everything up to this instant has been applied.
     private var processed: Instant
     /// Actions are never applied before the last change of state, so a
@@ -146,6 +149,7 @@ public struct Machine: Sendable {
         if let tune = settings.alarm.tune { buzzer.alarmPattern = RTTTL.pattern(tune) }
         // Set from outside and saved: kept while the file's values are the ones it was set over.
         dimming = snapshot?.dimming.flatMap { $0.file == Dimming(settings.display).record ? $0.dimming : nil } ?? Dimming(settings.display)
+        ambient = settings.light.map(AmbientLight.init)
         renderer = Renderer(digits: settings.display.digits, brightness: dimming.brightness)
         processed = now.monotonic
         lastChange = now.monotonic
@@ -214,7 +218,11 @@ public struct Machine: Sendable {
             groupLinked = up
             return Output()
         case .reconfigure(let settings):
+            let light = ambient
             self = reconfigured(settings, at: now)
+            if let light, light.settings == ambient?.settings { ambient = light }
+        case .ambientLight(let lux):
+            if let lux { ambient?.read(lux, at: now.monotonic) } else { ambient?.lost() }
         case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming:
             let before = self
             do throws(Refusal) {
@@ -336,6 +344,9 @@ public struct Machine: Sendable {
 
         var frame = renderer.frame(for: p, at: t)
         frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
+        // The lowest wins: the room's light never brightens past the level
+        // set by hand or the night's (docs/display.md, "Brightness").
+        if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
         if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
         if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }

@@ -26,6 +26,8 @@ public struct Settings: Equatable, Sendable {
     /// After a count-down rings, count up how long it is over
     /// (`timer.overrun`).
     public var overrun = false
+    /// The room's light sets the brightness (`light:`): nil without a sensor.
+    public var light: LightSettings? = nil
 
     public init() {}
 

@@ -21,6 +21,9 @@ public final class Devices {
     public let board: MockBoard?
     /// What was opened, for the log.
     public let summary: String
+    /// The ambient light sensor (`light:`), and why it could not be opened.
+    public internal(set) var light: (any LightSensor)?
+    public internal(set) var lightProblem: String?
 
     public init(readers: [any EdgeReader], panel: MockPanel?, display: any SegmentDisplay, sounder: any Sounder,
          leds: [String: any DigitalOutput], switchPosition: SwitchPosition, board: MockBoard? = nil, summary: String) {
@@ -61,6 +64,7 @@ public final class Devices {
         let devices = Devices(readers: input.map { [$0] } ?? [], panel: panel, display: display, sounder: sounder,
                               leds: leds, switchPosition: config.switchPosition, board: board,
                               summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))
+        (devices.light, devices.lightProblem) = lightSensor(config, on: board)
         return MockParts(devices: devices, panel: panel, display: display, sounder: sounder,
                          leds: board.outputs.filter { config.leds.contains($0.key) }, board: board)
     }
@@ -88,11 +92,17 @@ public final class Devices {
             if role == .directionSwitch { switchUp = input.active }
             readers.append(input)
         }
-        let (display, sounder, leds) = try outputs(config, leds: hw.leds.keys.sorted(), on: GpiodBoard(address: address))
+        let board = GpiodBoard(address: address)
+        let (display, sounder, leds) = try outputs(config, leds: hw.leds.keys.sorted(), on: board)
         let lines = hw.lines.map { "\($0.key)=\(address[$0.key]!)" }.joined(separator: ", ")
-        return Devices(readers: readers, panel: nil, display: display, sounder: sounder, leds: leds,
-                        switchPosition: switchUp ? .up : .down,
-                        summary: "libgpiod \(Libgpiod.version): \(lines); display \(hw.display.rawValue); buzzer \(hw.buzzer.rawValue)")
+        let devices = Devices(readers: readers, panel: nil, display: display, sounder: sounder, leds: leds,
+                              switchPosition: switchUp ? .up : .down,
+                              summary: "libgpiod \(Libgpiod.version): \(lines); display \(hw.display.rawValue); buzzer \(hw.buzzer.rawValue)"
+                                + (hw.light == .none ? "" : "; light \(hw.light.rawValue)"))
+        // A light sensor that cannot be opened is not fatal: the display
+        // keeps the brightness set by hand (docs/display.md).
+        (devices.light, devices.lightProblem) = lightSensor(config, on: board)
+        return devices
     }
 }
 

@@ -39,6 +39,24 @@ extension Devices {
     }
 }
 
+extension Devices {
+    /// The light sensor the configuration names, opened over `board`, or
+    /// why it could not be (said for the log and the status).
+    static func lightSensor(_ config: Configuration, on board: any Board) -> ((any LightSensor)?, String?) {
+        let hw = config.hardware
+        switch hw.light {
+        case .none:
+            return (nil, nil)
+        case .bh1750:
+            do {
+                return (BH1750(bus: try board.smbus(bus: hw.lightI2CBus, address: UInt8(hw.lightAddress))), nil)
+            } catch {
+                return (nil, "light sensor (BH1750 at 0x\(String(hw.lightAddress, radix: 16)) on /dev/i2c-\(hw.lightI2CBus)): \(error)")
+            }
+        }
+    }
+}
+
 /// A Raspberry Pi (or any board with a GPIO character device): lines
 /// through libgpiod by the addresses the configuration's names resolved
 /// to, buses through the kernel's i2c-dev, spidev and PWM sysfs.
@@ -61,6 +79,7 @@ final class GpiodBoard: Board {
     }
 
     func i2c(bus: Int, address: UInt8) throws -> any I2CDevice { try I2CDev(bus: bus, address: address) }
+    func smbus(bus: Int, address: UInt8) throws -> any SMBusDevice { try I2CDev(bus: bus, address: address) }
     func spi(bus: Int, chipSelect: Int) throws -> any SPIDevice { try SPIDev(bus: bus, chipSelect: chipSelect) }
     func pwm(chip: Int, channel: Int) throws -> any PWMChannel { try SysfsPWM(chip: chip, channel: channel) }
 }

@@ -95,6 +95,7 @@ public final class WiringCheck {
             for led in hardware.leds.values { try? led.set(false) }
         }
         print("hardware: \(hardware.summary)")
+        problems += checkRTC()
         next()
         try reactor.run()
         if listenUntil != nil {
@@ -103,6 +104,23 @@ public final class WiringCheck {
             }
         }
         return problems
+    }
+
+    /// Where the kernel lists its RTCs.
+    public var rtcDirectory = "/sys/class/rtc"
+
+    /// The battery-backed RTC, if the kernel has one: its time against the
+    /// system clock. None is no problem (NTP sets the clock); one that
+    /// cannot be read (a flat battery) is.
+    private func checkRTC() -> [String] {
+        let now = clock.now()
+        guard let rtc = RealTimeClock.first(in: rtcDirectory) else {
+            print("rtc: none (\(rtcDirectory) is empty): the clock comes from NTP only (Hardware/README.md, \"Real-time clock\")")
+            return []
+        }
+        let line = rtc.summary(against: now.wall, synchronised: now.wallSynchronised)
+        print(rtc.problem == nil ? "rtc: \(line)" : "  ✗ rtc: \(line)")
+        return rtc.problem.map { ["rtc: \($0)"] } ?? []
     }
 
     private func outputSteps() -> [Step] {
@@ -141,6 +159,30 @@ public final class WiringCheck {
             steps.append(Step(label: "LED \(name): on", device: "LED \(name)", action: { try led.set(true) }, hold: .milliseconds(700)))
             steps.append(Step(label: nil, device: "LED \(name)", action: { try led.set(false) }, hold: .zero))
         }
+        steps += lightSteps()
+        return steps
+    }
+
+    /// The light sensor: set measuring, then three readings a second apart
+    /// (cover it with a hand to see the value drop). BH1750FVI datasheet:
+    /// a measurement takes at most 180 ms.
+    private func lightSteps() -> [Step] {
+        let hw = config.hardware
+        guard hw.light != .none else { return [] }
+        let device = "light sensor (\(hw.light.rawValue) at 0x\(String(hw.lightAddress, radix: 16)) on /dev/i2c-\(hw.lightI2CBus))"
+        guard let sensor = hardware.light else {
+            let why = hardware.lightProblem ?? "not opened"
+            return [Step(label: "light sensor", device: device, action: { throw LightNotOpened(description: why) }, hold: .zero)]
+        }
+        var steps = [Step(label: "light sensor: three readings a second apart (cover it to see the value drop)", device: device,
+                          action: { try sensor.start() }, hold: .milliseconds(200))]
+        for i in 0..<3 {
+            steps.append(Step(label: nil, device: device, action: { [print] in
+                let lux = try sensor.lux()
+                guard AmbientLight.isPlausible(lux) else { throw LightNotOpened(description: "it read \(lux) lx, outside 0 to \(Int(LightSettings.maxLux)) lx") }
+                print("  \(Int(lux.rounded())) lx")
+            }, hold: i < 2 ? .seconds(1) : .zero))
+        }
         return steps
     }
 
@@ -155,4 +197,9 @@ public final class WiringCheck {
         case .directionSwitch: return h.directionSwitch
         }
     }
+}
+
+/// The light sensor could not be opened or read sensibly, said as it was found.
+struct LightNotOpened: Error, CustomStringConvertible {
+    var description: String
 }

@@ -12,6 +12,8 @@ public protocol Board: AnyObject {
     /// between their edges.
     func twoWire(clock: String, data: String) throws -> (pins: any TwoWirePins, delay: any Delay)
     func i2c(bus: Int, address: UInt8) throws -> any I2CDevice
+    /// A device on an I2C bus spoken to in SMBus transactions (a light sensor).
+    func smbus(bus: Int, address: UInt8) throws -> any SMBusDevice
     func spi(bus: Int, chipSelect: Int) throws -> any SPIDevice
     func pwm(chip: Int, channel: Int) throws -> any PWMChannel
 }

@@ -28,6 +28,8 @@ public final class Box {
         public var controlIdleLimit: Duration = .seconds(5)
         /// Where trace lines go (JSON Lines without the newline).
         public var trace: ((String) -> Void)?
+        /// Where the kernel lists its RTCs (`/sys/class/rtc`); nil: none looked at.
+        public var rtcDirectory: String? = "/sys/class/rtc"
         /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
         public var transport: (MqttConfig, any EventLoop, Logger) throws -> any MqttTransport = { try MqttClient(config: $0, loop: $1, log: $2) }
 
@@ -43,6 +45,8 @@ public final class Box {
     let control: ControlServer?
     let mqtt: MqttBridge?
     let service: ControlService
+    /// Reads the light sensor (`light:`), when one was opened.
+    let light: LightSampler?
     private let devices: Devices
     private let log: Logger
     /// Called with the edges read from an input, before they are handled.
@@ -82,6 +86,18 @@ public final class Box {
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service
         if let store { service.addStatusFields { $0.stateWrites = store.writes } }
+        let light = zip(devices.light, config.settings.light).map { LightSampler(sensor: $0, every: $1.every, shell: shell, loop: loop, log: log) }
+        self.light = light
+        if let problem = devices.lightProblem {
+            log.warning("\(problem); the display keeps the brightness set by hand and the night schedule")
+            service.addStatusFields { $0.light = BoxStatus.Light(lux: nil, level: nil, problem: problem) }
+        }
+        if let light { service.addStatusFields { $0.light = light.status } }
+        if let dir = setup.rtcDirectory {
+            let rtc = RTCWatch(directory: dir, log: log)
+            _ = rtc.rtc(at: loop.now())  // said in the log at the start
+            service.addStatusFields { [loop] in rtc.fields(&$0, at: loop.now()) }
+        }
         control = try setup.control.map {
             try ControlServer(listener: $0, loop: loop, service: service, log: log, idleLimit: setup.controlIdleLimit)
         }
@@ -96,6 +112,7 @@ public final class Box {
     /// Buzzer off, the first frame, then the links.
     public func start() {
         shell.start()
+        light?.start()
         mqtt?.start()
     }
 
@@ -104,6 +121,7 @@ public final class Box {
         control?.close()
         mqtt?.close()
         shell.unwatch(devices.readers)
+        light?.stop()
         store?.save(shell.core.snapshot(at: loop.now()))
         shell.shutdown()
     }

@@ -6,7 +6,7 @@ import TockShell
 /// What a control request does and what it answers, whichever way it came
 /// (the control socket, MQTT): one set of rules, one reply shape.
 public final class ControlService: ControlResponder {
-    private let shell: Shell
+    let shell: Shell
     private let now: () -> Instant
     /// Further status fields (the MQTT link, the fleet group, the state writes).
     public var statusExtras: [(inout BoxStatus) -> Void] = []
@@ -124,6 +124,7 @@ public final class ControlService: ControlResponder {
             s.programs = core.settings.interval.programs.map(\.name)
         }
         s.finishMs = ms(progress.finish)
+        clockHealth(into: &s)
         for extra in statusExtras { extra(&s) }
         return s
     }

@@ -11,7 +11,7 @@ import TockHardware
 public final class I2CDev: I2CDevice {
     public let bus: Int
     public let address: UInt8
-    private let device: BusDevice
+    let device: BusDevice
     public var path: String { device.path }
 
     /// Opens `/dev/i2c-<bus>` for the device at `address` (0x08...0x77;
@@ -48,7 +48,7 @@ public final class I2CDev: I2CDevice {
     /// Closes the device; later calls do nothing.
     public func close() { device.close() }
 
-    private var hexAddress: String { "0x" + String(address, radix: 16) }
+    var hexAddress: String { "0x" + String(address, radix: 16) }
 
     private func addressError(_ error: Errno) -> HardwareError {
         switch error {
@@ -59,7 +59,7 @@ public final class I2CDev: I2CDevice {
         }
     }
 
-    private func writeError(_ error: Errno) -> HardwareError {
+    func writeError(_ error: Errno) -> HardwareError {
         switch error {
         // Documentation/i2c/fault-codes.rst: ENXIO (SMBus adapters) and
         // EREMOTEIO (I2C adapters) mean the address was not acknowledged.

@@ -62,11 +62,24 @@ public final class RawTerminal {
                 inputEnded = true
                 break
             }
-            guard let n, n > 0 else { break }
+            guard let n, n > 0 else {
+                // With MIN 0 a read of nothing is either no key yet or a
+                // terminal that hung up (its window closed, its tmux server
+                // went away); poll(2) tells them apart. Not ended, a hung-up
+                // descriptor would be readable forever and the loop spin.
+                if keys.isEmpty, hungUp { inputEnded = true }
+                break
+            }
             keys += chunk[..<n]
             if n < chunk.count { break }
         }
         return keys
+    }
+
+    /// poll(2) reports a hang-up (or an error) on the input.
+    private var hungUp: Bool {
+        var p = pollfd(fd: input.rawValue, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&p, 1, 0) == 1 && p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// Shows the cursor and restores the saved settings. Only the first

@@ -15,6 +15,9 @@ public final class VirtualLoop: EventLoop {
     private let origin: Instant
     private let epoch: WallTime
     public private(set) var wallOffset: Duration = .zero
+    /// What the kernel would say of the wall clock (`adjtimex(2)`): set it
+    /// to false for a box that boots before NTP has answered.
+    public var wallSynchronised = true
     private var handlers: [CInt: () -> Void] = [:]
     private var writable: Set<CInt> = []
     private var stepHandlers: [() -> Void] = []
@@ -28,7 +31,9 @@ public final class VirtualLoop: EventLoop {
         instant = origin
     }
 
-    public func now() -> Now { Now(monotonic: instant, wall: epoch + (instant - origin) + wallOffset) }
+    public func now() -> Now {
+        Now(monotonic: instant, wall: epoch + (instant - origin) + wallOffset, wallSynchronised: wallSynchronised)
+    }
 
     public func watch(_ fd: CInt, _ handler: @escaping () -> Void) throws {
         precondition(handlers[fd] == nil, "descriptor \(fd) is already watched")
@@ -48,9 +53,12 @@ public final class VirtualLoop: EventLoop {
 
     public func onClockStep(_ handler: @escaping () -> Void) { stepHandlers.append(handler) }
 
-    /// Steps the wall clock by `d` (as NTP or `date -s` would), now.
-    public func stepWall(by d: Duration) {
+    /// Steps the wall clock by `d` (as NTP or `date -s` would), now;
+    /// `synchronised` also sets what the kernel says of it from then on
+    /// (an NTP client's first setting steps it and clears `STA_UNSYNC`).
+    public func stepWall(by d: Duration, synchronised: Bool? = nil) {
         wallOffset = wallOffset + d
+        if let synchronised { wallSynchronised = synchronised }
         for h in stepHandlers { h() }
     }
 

@@ -91,7 +91,12 @@ public enum HomeAssistant {
         Entity("sensor", "switch", "Switch", ["state_topic": "switch", "device_class": "enum",
                                               "options": ["down", "up"], "icon": "mdi:toggle-switch-outline"]),
         Entity("sensor", "next_alarm", "Next alarm", ["state_topic": "next_alarm", "device_class": "timestamp",
-                                                      "icon": "mdi:alarm"]),
+                                                      "json_attributes_topic": "next_alarm_attributes", "icon": "mdi:alarm"]),
+        // Off until the kernel reports the wall clock synchronised: the
+        // alarms' and a countdown's times are unverified until then.
+        Entity("binary_sensor", "clock_synchronised", "Clock synchronised",
+               ["state_topic": "clock_synchronised", "payload_on": "ON", "payload_off": "OFF",
+                "entity_category": "diagnostic", "icon": "mdi:clock-check-outline"]),
         Entity("button", "snooze", "Snooze", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:alarm-snooze"],
                onlyWhile: ("alarm", ["ringing"])),
         Entity("button", "dismiss", "Dismiss", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:alarm-off"],

@@ -45,6 +45,11 @@ enum MqttStateTopics {
             ("buzzer", shell.tone != nil || shell.state == .ringing || core.alarms.isRinging ? "on" : "off"),
             ("alarm", alarmState(core.alarms.state)),
             ("next_alarm", core.alarms.wallDeadline.map(timestamp) ?? "None"),
+            // Whether the kernel reports the wall clock synchronised: until
+            // it does, the alarms' times (and a countdown to a date) are
+            // unverified (docs/clock.md).
+            ("next_alarm_attributes", #"{"unverified":\#(!shell.clockTrust.synchronised)}"#),
+            ("clock_synchronised", shell.clockTrust.synchronised ? "ON" : "OFF"),
         ]
         // The brightness by day and the night schedule; while there is none
         // the night's entities are unavailable and their topics keep the

@@ -11,6 +11,8 @@ public final class MockBoard: Board {
     /// The display chip opened, if any: what it lights, read back.
     public private(set) var displayChip: (any MockDisplayChip)?
     public private(set) var pwmChannel: MockPWM?
+    /// The light sensor opened, if any: set its `lux` to change the room.
+    public private(set) var lightChip: MockBH1750?
 
     public init(clock: @escaping MockClock) { self.clock = clock }
 
@@ -30,6 +32,12 @@ public final class MockBoard: Board {
     public func i2c(bus: Int, address: UInt8) throws -> any I2CDevice {
         let chip = MockHT16K33()
         displayChip = chip
+        return chip
+    }
+
+    public func smbus(bus: Int, address: UInt8) throws -> any SMBusDevice {
+        let chip = MockBH1750()
+        lightChip = chip
         return chip
     }
 

@@ -81,7 +81,6 @@ public final class ServiceRuntime {
         let reload = options.configPath.map { ConfigReload(path: $0, running: config, shell: box.shell, loop: reactor, log: log) }
         reload?.onReloading = { manager.reloading() }
         reload?.onReloaded = { manager.reloaded() }
-        reactor.onClockStep { [log] in log.notice("the real-time clock was stepped") }
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
                 guard let reload else { return log.notice("SIGHUP: no configuration file to reload") }

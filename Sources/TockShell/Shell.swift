@@ -23,7 +23,7 @@ public final class Shell {
     let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
-    private let log: Logger
+    let log: Logger
     public var trace: TraceWriter?
     /// Those who follow what the box shows and does (`observe`).
     private var observers: [(BoxChange) -> Void] = []
@@ -39,6 +39,9 @@ public final class Shell {
     var noticeTimer: LoopTimer!
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
+    /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
+    @exclusivity(unchecked) public internal(set) var clockTrust: ClockTrust
+    var clockWatch: LoopTimer!
 
     public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
@@ -48,9 +51,11 @@ public final class Shell {
         self.sounder = sounder
         self.leds = leds
         self.log = log
+        clockTrust = ClockTrust(at: loop.now())
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
+        clockWatch = loop.makeTimer { [weak self] in self?.tick() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
             // After a step back a delivered calendar deadline may lie ahead
@@ -80,7 +85,9 @@ public final class Shell {
     public func start() {
         output("buzzer") { try sounder.sound(nil) }
         let now = clock()
-        perform(core.handle(.powerOn, at: now), at: now.monotonic)
+        let seen = look(at: now)
+        report(seen.isEmpty ? clockTrust.atStart : seen, at: now)
+        perform(core.handle(.powerOn, at: now), at: now.monotonic, clock: true)
     }
 
     public func edge(_ e: Edge) {
@@ -95,6 +102,9 @@ public final class Shell {
 
     /// `tock brightness`, `tock night`: the display's dimming, kept across restarts.
     public func setDimming(_ d: Dimming) throws(Machine.Refusal) { try request(.setDimming(d)) }
+
+    /// The light sensor's reading (nil: it does not answer).
+    public func ambientLight(_ lux: Double?) { handle(.ambientLight(lux)) }
 
     /// A reloaded configuration: the same state under new settings.
     public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }
@@ -170,21 +180,30 @@ public final class Shell {
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
-    private func handle(_ input: Machine.Input) {
+    /// `clockChanged`: the wall clock's verdict changed before this call
+    /// (seen by `lookAtClock`).
+    func handle(_ input: Machine.Input, clockChanged: Bool = false) {
         let now = clock()
-        perform(core.handle(input, at: now), at: now.monotonic)
+        let seen = look(at: now)
+        let out = core.handle(input, at: now)
+        if !seen.isEmpty { report(seen, at: now) }
+        perform(out, at: now.monotonic, clock: clockChanged || !seen.isEmpty)
     }
 
     /// A request that may be refused: the refusal is thrown, nothing done.
     private func request(_ input: Machine.Input) throws(Machine.Refusal) {
         let now = clock()
+        let seen = look(at: now)
         let out = core.handle(input, at: now)
+        if !seen.isEmpty { report(seen, at: now) }
         if let refusal = out.refusal { throw refusal }
-        perform(out, at: now.monotonic)
+        perform(out, at: now.monotonic, clock: !seen.isEmpty)
     }
 
-    private func perform(_ out: Machine.Output, at t: Instant) {
+    /// `clock`: the wall clock's verdict changed with this batch.
+    func perform(_ out: Machine.Output, at t: Instant, clock: Bool = false) {
         var change = BoxChange()
+        change.clock = clock
         for item in out.items {
             trace?.record(item, at: t)
             switch item {

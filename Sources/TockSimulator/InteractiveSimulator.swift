@@ -33,6 +33,10 @@ public final class InteractiveSimulator {
         UInt8(ascii: "d"): (.directionSwitch, false, .zero),
     ]
 
+    /// What `l` sets the mock light sensor to, in turn: a dark room, a
+    /// lamp, a lit kitchen, daylight (lux).
+    static let rooms: [Double] = [1, 20, 200, 2000]
+
     private let config: Configuration
     private let tracePath: String?
     /// The control socket to serve (the same requests as `tock run`), so
@@ -100,6 +104,7 @@ public final class InteractiveSimulator {
             let s = SimulatorScreen.render(frame: display.current ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
                                            leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
+                                           light: parts.board.lightChip.map { "\(Int($0.lux)) lx" },
                                            detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
             guard s != screen else { return }
             screen = s
@@ -114,6 +119,11 @@ public final class InteractiveSimulator {
             if terminal.inputEnded { reactor.stop(); return }  // the terminal hung up
             for key in keys {
                 if key == UInt8(ascii: "q") || key == 3 || key == 4 { reactor.stop(); return }
+                if key == UInt8(ascii: "l"), let chip = parts.board.lightChip {
+                    // The room's light, round the four rooms (the box reads it within `light.every`).
+                    chip.lux = Self.rooms[((Self.rooms.firstIndex(of: chip.lux) ?? -1) + 1) % Self.rooms.count]
+                    continue
+                }
                 guard let (line, active, hold) = Self.keys[key] else { continue }
                 let now = reactor.now().monotonic
                 switch line {

@@ -14,13 +14,17 @@ import TockCore
 /// Actions: `press <start|stop|reset> [for <seconds>]` (held 0.08 s unless
 /// said), `bounce <start|stop|reset> [<n>]` (a press whose first 5 ms carry
 /// n extra chatter edges, default 6), `switch <up|down>`, `clock <+|-><seconds>`
-/// (step the wall clock, as NTP or `date -s` would), `end`.
+/// (step the wall clock, as NTP or `date -s` would), `clock sync|unsync`
+/// (what the kernel says of the wall clock from then on), `light <lux>`
+/// (the room's light on the mock light sensor, with `light:` configured), `end`.
 public struct Script: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case press(Button, hold: Duration)
         case bounce(Button, edges: Int)
         case setSwitch(SwitchPosition)
         case stepClock(Duration)
+        case clockSynchronised(Bool)
+        case light(Double)
         case end
     }
 
@@ -67,7 +71,7 @@ public struct Script: Equatable, Sendable {
             let at = relative ? previous + secs : secs
             guard at >= previous else { throw fail("time \(words[0]) is earlier than the line before") }
             previous = at
-            guard words.count >= 2 else { throw fail("a time needs an action: press, bounce, switch, clock or end") }
+            guard words.count >= 2 else { throw fail("a time needs an action: press, bounce, switch, clock, light or end") }
 
             let action: Action
             let args = Array(words.dropFirst(2))
@@ -93,16 +97,21 @@ public struct Script: Equatable, Sendable {
             case "switch":
                 guard args.count == 1, let p = SwitchPosition(rawValue: args[0]) else { throw fail("switch up or switch down") }
                 action = .setSwitch(p)
+            case "clock" where args == ["sync"] || args == ["unsync"]:
+                action = .clockSynchronised(args == ["sync"])
+            case "light":
+                guard args.count == 1, let lux = Double(args[0]), lux.isFinite, lux >= 0 else { throw fail("write light <lux> (e.g. light 150)") }
+                action = .light(lux)
             case "clock":
                 guard args.count == 1, let sign = args[0].first, sign == "+" || sign == "-", let d = seconds(String(args[0].dropFirst())) else {
-                    throw fail("write clock +<seconds> or clock -<seconds> (e.g. clock +3600)")
+                    throw fail("write clock +<seconds>, clock -<seconds> (e.g. clock +3600), clock sync or clock unsync")
                 }
                 action = .stepClock(sign == "-" ? .zero - d : d)
             case "end":
                 guard args.isEmpty else { throw fail("end takes nothing after it") }
                 action = .end
             default:
-                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock or end")
+                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock, light or end")
             }
             steps.append(Step(at: at, action: action, line: lineNo))
         }

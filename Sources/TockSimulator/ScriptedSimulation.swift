@@ -72,6 +72,10 @@ public final class ScriptedSimulation {
                 add(panel.directionSwitch, p == .up, t)
             case .stepClock(let d):
                 steps.append((t, steps.count, d))
+            case .clockSynchronised(let yes):
+                loop.schedule(at: .monotonic(t)) { [loop] in loop.wallSynchronised = yes }
+            case .light(let lux):
+                loop.schedule(at: .monotonic(t)) { [board] in board.lightChip?.lux = lux }
             case .end:
                 break
             }

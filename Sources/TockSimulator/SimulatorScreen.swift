@@ -5,7 +5,7 @@ import TockCore
 public struct SimulatorScreen: Sendable {
     static let title = "Tock desk simulator"
     /// The keys, within 80 columns; docs/simulator.md says what each does.
-    static let help = "keys: s start  x stop  r reset  R/S/X held  u/d switch up/down  q quit"
+    static let help = "keys: s start  x stop  r reset  R/S/X held  u/d switch up/down  l light  q quit"
 
     /// Cursor home, then erase the screen (ECMA-48 CUP and ED 2).
     static let homeAndClear = "\u{1B}[H\u{1B}[2J"
@@ -28,6 +28,7 @@ public struct SimulatorScreen: Sendable {
         state: StateName,
         leds: [String: Bool],
         switchPosition: String,
+        light: String? = nil,
         detail: String = "",
         note: String = "",
         keysHelp: Bool = true,
@@ -49,7 +50,7 @@ public struct SimulatorScreen: Sendable {
                 return "\(mark) \(name)"
             }.joined(separator: "  "))
         }
-        lines.append("switch: \(switchPosition)")
+        lines.append("switch: \(switchPosition)" + (light.map { "   light: \($0)" } ?? ""))
         if keysHelp {
             lines.append("")
             lines.append(help)

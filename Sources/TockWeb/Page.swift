@@ -63,6 +63,7 @@ enum Page {
           <button id="switch-down" data-switch="down" aria-pressed="false">Down</button>
         </div>
         <p id="snoozed" hidden><span id="snoozed-text"></span> <button data-post="/api/alarm/dismiss">Dismiss</button></p>
+        <p id="unverified" hidden>The box's clock is not synchronised yet: alarm and countdown times are unverified.</p>
         <p id="message" class="error" role="status"></p>
       </section>
       <section class="card">
@@ -282,6 +283,7 @@ enum Page {
         $("night-from").value = s.night.from; $("night-to").value = s.night.to; $("night-level").value = String(s.night.brightness);
       }
       ringing(s);
+      $("unverified").hidden = !s.time_unverified;
       const ul = $("alarms"); ul.innerHTML = "";
       for (const a of s.alarms || []) {
         const li = document.createElement("li");

@@ -109,6 +109,11 @@ func summary(_ s: BoxStatus) -> String {
     if let o = s.overrunMs { parts.append("over by \(o / 1000)s") }
     if s.buzzer { parts.append("buzzer on") }
     if let a = s.alarm { parts.append("alarm \(a)") }
+    if let p = s.light?.problem { parts.append("light sensor: \(p)") }
+    if let p = s.clock?.rtc?.problem { parts.append("rtc: \(p)") }
+    if s.clock?.synchronised == false {
+        parts.append(s.timeUnverified ? "clock not synchronised (alarm and countdown times unverified)" : "clock not synchronised")
+    }
     if let link = s.mqtt?["link"] { parts.append("mqtt \(link)") }
     if let g = s.group, let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")

@@ -88,6 +88,22 @@ struct TerminalTests {
         #expect(try pty.output(endingWith: Array("M".utf8)) == Array("\u{1B}[?25hM".utf8))
     }
 
+    /// A terminal that hangs up (its window closed, its tmux server gone)
+    /// ends the input; before, a read of nothing looked like no key yet and
+    /// the simulator spun at 9,400 wake-ups a second.
+    @Test func aHungUpTerminalEndsTheInput() throws {
+        var m: CInt = -1, sl: CInt = -1
+        guard openpty(&m, &sl, nil, nil, nil) == 0 else { throw Errno(rawValue: errno) }
+        let slave = FileDescriptor(rawValue: sl)
+        defer { try? slave.close() }
+        let terminal = try RawTerminal(input: slave, output: slave)
+        #expect(terminal.readKeys() == [])
+        #expect(!terminal.inputEnded)
+        close(m)
+        #expect(terminal.readKeys() == [])
+        #expect(terminal.inputEnded)
+    }
+
     @Test func nonTerminalIsRefused() throws {
         let pipe = try TestPipe()
         #expect(throws: Errno.inappropriateIOCTLForDevice) {

@@ -34,7 +34,7 @@ import TockCore
     @Test func scriptClockLinesAreParsedAndBadOnesNamed() throws {
         #expect(try Script.parse("5 clock +3600\n6 clock -1.5").steps.map(\.action) == [.stepClock(.seconds(3600)), .stepClock(.milliseconds(-1500))])
         let e = #expect(throws: Script.Problem.self) { try Script.parse("5 clock 3600", file: "s") }
-        #expect(e?.description == "s:1: write clock +<seconds> or clock -<seconds> (e.g. clock +3600)")
+        #expect(e?.description == "s:1: write clock +<seconds>, clock -<seconds> (e.g. clock +3600), clock sync or clock unsync")
     }
 
     @Test func alarmRequestsParseAndRefuseWithReasons() throws {

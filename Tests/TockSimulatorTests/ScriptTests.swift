@@ -33,6 +33,8 @@ import TockCore
         ("\n\n1 jump", 3, "unknown action"),
         ("1 switch sideways", 1, "switch up or switch down"),
         ("1 press start for", 1, "for <seconds>"),
+        ("1 light dark", 1, "light <lux>"),
+        ("1 clock now", 1, "clock sync"),
     ])
     func mistakesNameTheLine(_ text: String, _ line: Int, _ fragment: String) {
         do {
@@ -43,5 +45,10 @@ import TockCore
             #expect(error.description.contains(fragment), "\(error)")
             #expect(error.description.hasPrefix("s.txt:\(line): "))
         }
+    }
+
+    @Test func theRoomsLightAndTheClocksVerdictAreScriptLines() throws {
+        let s = try Script.parse("1 clock unsync\n2 light 150\n3 clock sync")
+        #expect(s.steps.map(\.action) == [.clockSynchronised(false), .light(150), .clockSynchronised(true)])
     }
 }

@@ -63,6 +63,7 @@ ENTITIES = {
     "sensor.tock_kitchen_direction": ("enum", None),
     "sensor.tock_kitchen_switch": ("enum", None),
     "sensor.tock_kitchen_next_alarm": ("timestamp", None),
+    "binary_sensor.tock_kitchen_clock_synchronised": (None, None),
     "button.tock_kitchen_start": (None, None),
     "button.tock_kitchen_stop": (None, None),
     "button.tock_kitchen_reset": (None, None),

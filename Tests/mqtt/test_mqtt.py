@@ -39,7 +39,7 @@ STATE_TOPICS = ["availability", "state", "display", "mode", "preset", "buzzer"]
 DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"),
                      ("button", "start"), ("button", "stop"), ("button", "reset"),
                      ("select", "mode"), ("text", "preset"), ("sensor", "direction"), ("sensor", "switch"),
-                     ("sensor", "next_alarm"), ("sensor", "finishes_at"), ("button", "snooze"), ("button", "dismiss"),
+                     ("sensor", "next_alarm"), ("binary_sensor", "clock_synchronised"), ("sensor", "finishes_at"), ("button", "snooze"), ("button", "dismiss"),
                      ("event", "events"), ("number", "brightness"), ("switch", "night"), ("time", "night_from"),
                      ("time", "night_to"), ("number", "night_brightness"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),

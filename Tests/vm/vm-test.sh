@@ -43,6 +43,7 @@ if [ ${#tocks[@]} -eq 0 ] && [ -x "$repo/.build-vm/release/tock" ]; then tocks=(
 
 started=$(date +%s)
 bash "$here/prepare.sh"
+bash "$here/i2c-modules.sh"
 
 results=$cache/results
 build=$cache/build

@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 #include <sys/timex.h>
 #include <sys/ioctl.h>
+#include <linux/i2c.h>
 #include <linux/i2c-dev.h>
 #include <linux/spi/spidev.h>
 

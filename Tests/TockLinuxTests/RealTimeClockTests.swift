@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import TockCore
+@testable import TockLinux
+
+/// The RTC as sysfs shows it, on a made-up /sys/class/rtc.
+@Suite struct RealTimeClockTests {
+    func sysfs(_ files: [String: String], directories: [String] = []) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tock-rtc-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent("rtc0")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        for name in directories { try FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true) }
+        return root.path
+    }
+
+    @Test func readsTheNameTheTimeAndTheDrift() throws {
+        let dir = try sysfs(["name": "rtc-ds1307 1-0068\n", "since_epoch": "1795669203\n", "hctosys": "1\n"])
+        let rtc = try #require(RealTimeClock.first(in: dir))
+        #expect(rtc.name == "rtc-ds1307 1-0068" && rtc.setTheSystemClock)
+        let wall = WallTime(nanoseconds: 1_795_669_200_400_000_000)
+        #expect(rtc.drift(from: wall) == 3)
+        #expect(rtc.summary(against: wall, synchronised: true)
+            == "/dev/rtc0 (rtc-ds1307 1-0068) reads 3 s ahead of the system clock (synchronised by NTP); the kernel set the clock from it at boot")
+    }
+
+    @Test func noRTCIsNilAndAnUnreadableOneSaysWhy() throws {
+        #expect(RealTimeClock.first(in: try sysfs([:]).appending("/none")) == nil)
+        let dir = try sysfs(["name": "rtc-ds1307 1-0068\n"], directories: ["since_epoch"])
+        let rtc = try #require(RealTimeClock.first(in: dir))
+        #expect(rtc.time == nil)
+        #expect(rtc.problem == "/dev/rtc0 (rtc-ds1307 1-0068) cannot be read: Is a directory")
+    }
+}
