@@ -342,11 +342,7 @@ public struct Machine: Sendable {
         buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         let p = presentation(at: now)
 
-        var frame = renderer.frame(for: p, at: t)
-        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
-        // The lowest wins: the room's light never brightens past the level
-        // set by hand or the night's (docs/display.md, "Brightness").
-        if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
+        let frame = frame(p, at: now)
         if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
         let tone = buzzer.tone(at: t)
         if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
@@ -398,6 +394,16 @@ public struct Machine: Sendable {
         return out
     }
 
+    /// What to show, drawn, at the brightness in use: the lowest wins, so
+    /// the room's light never brightens past the level set by hand or the
+    /// night's (docs/display.md, "Brightness").
+    private func frame(_ p: Presentation, at now: Now) -> Frame {
+        var frame = renderer.frame(for: p, at: now.monotonic)
+        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
+        if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
+        return frame
+    }
+
     /// When the display changes by itself: a blink's next toggle, the next
     /// step of a count or a clock.
     private func displayDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
@@ -421,10 +427,8 @@ public struct Machine: Sendable {
     private mutating func quietTick(at now: Now, _ quiet: Quiet) -> Output {
         quietTicks += 1
         processed = max(processed, now.monotonic)
-        let t = now.monotonic
         let p = presentation(at: now)
-        var frame = renderer.frame(for: p, at: t)
-        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
+        let frame = frame(p, at: now)
         var out = Output()
         out.items.reserveCapacity(2)
         if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
