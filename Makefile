@@ -390,7 +390,7 @@ systemd-test-arm64: deb-arm64
 ## arm64 with the arm64 package of deb-arm64. The Debian root is cached in
 ## .cache/image/ by its package set; its maintainer scripts run under
 ## qemu-user (binfmt_misc, mounted when it is not).
-.PHONY: image image-test image-soak repo
+.PHONY: image image-test image-soak image-repro repo
 IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs
 image: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
@@ -405,6 +405,12 @@ IMAGE_TEST_CUTS ?= 10
 image-test: image
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES) qemu-system-arm openssh-client gnupg"
 	$(SUDO) IMAGE_TEST_CUTS=$(IMAGE_TEST_CUTS) bash Tests/image/image-test.sh $(if $(PHASES),--phases $(PHASES),)
+
+## The image built twice from one cached base, one .deb and one
+## SOURCE_DATE_EPOCH, compared byte for byte (Tests/image/repro.sh).
+image-repro: deb-arm64
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
+	$(SUDO) bash Tests/image/repro.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
 
 ## The power-cut soak: the cuts phase alone with 100 cuts (about 3 hours).
 image-soak:
