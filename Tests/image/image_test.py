@@ -440,6 +440,23 @@ EDIT_LOOP = ("setsid sh -c 'i=0; while :; do i=$((i+1)); tock alarm add 06:45 --
              "tock brightness $((i % 8)); tock alarm rm 1; done' >/dev/null 2>&1 </dev/null &")
 
 
+# Where a cut in a boot lands: a moment of the boot's own work, found on the
+# console, then 0-3 s more (seconds after power-on would land in the kernel
+# on a loaded machine and past the setup on an idle one). The first boot's
+# work: the data partition's growth, the setup unit (the host key made),
+# tock's first start.
+FIRST_BOOT_MARKS = (r"Starting tock-data-grow", r"Starting tock-setup\.service", r"Starting tock\.service")
+# A later boot's: the data partition's check and mount, the setup unit, tock's start.
+BOOT_MARKS = (r"Starting systemd-fsck@.*746f636b-03", r"Mounting data\.mount", r"Starting tock-setup\.service",
+              r"Starting tock\.service")
+
+
+def cut_at_mark(vm, mark, args, rng):
+    if vm.wait_console(mark, args.timeout) is None:
+        print(f"  {vm.name}: no \"{mark}\" on the console within {args.timeout} s", flush=True)
+    time.sleep(rng.uniform(0, 3))
+
+
 def cut_first_boot(args, work, rng, j):
     """A fresh card cut during its first boot (the data partition's growth,
     the setup unit, the host key), then booted again: the first boot's work
@@ -448,7 +465,7 @@ def cut_first_boot(args, work, rng, j):
     card.put("tock-setup.txt", GOOD_SETUP.format(key=args.pubkey))
     vm = VM(card, work, f"first-cut-{j}")
     vm.start()
-    time.sleep(rng.uniform(args.first_cut_from, args.first_cut_to))
+    cut_at_mark(vm, FIRST_BOOT_MARKS[(j - 1) % len(FIRST_BOOT_MARKS)], args, rng)
     at, landed = time.monotonic() - vm.t0, vm.landed()
     vm.kill()
     where = f"first boot {j}: {at:.1f} s ({landed})"
@@ -456,15 +473,7 @@ def cut_first_boot(args, work, rng, j):
     fsck_clean(card, work, f"cut in the first boot {j}", parts=(0, 2))
     vm, _ = boot(card, work, f"first-cut-{j}-again", args.timeout)
     if vm:
-        check(vm.ssh("hostname").strip() == "tock-test", f"first boot {j} again: the setup applied (host name)")
-        log = vm.ssh("cat /boot/firmware/tock/setup-log.txt")
-        check(log.startswith("OK "), f"first boot {j} again: setup-log.txt says OK", log)
-        size = int(vm.ssh("lsblk -bno SIZE /dev/disk/by-partuuid/746f636b-03").strip())
-        fs = vm.ssh("df -B1 --output=size /data | tail -1").strip()
-        check(size > os.path.getsize(card.path) - card.parts[2][0] - 4 * 2**20 and int(fs) > size * 0.9,
-              f"first boot {j} again: the data partition and its file system fill the card", f"{size} / {fs}")
-        failed_units = vm.ssh("systemctl --failed --no-legend --plain | awk '{print $1}'").split()
-        check(not failed_units, f"first boot {j} again: no failed units", failed_units)
+        check_first_boot_done(vm, card, f"first boot {j} again")
         vm.poweroff()
         fsck_clean(card, work, f"first boot {j} again, powered off")
     os.unlink(card.path)
@@ -497,13 +506,44 @@ def while_ready(vm, kind, i, since, rng):
     return ""
 
 
+def check_first_boot_done(vm, card, what):
+    """The first boot's work complete after cuts in it."""
+    check(vm.ssh("hostname").strip() == "tock-test", f"{what}: the setup applied (host name)")
+    log = vm.ssh("cat /boot/firmware/tock/setup-log.txt")
+    check(log.startswith("OK "), f"{what}: setup-log.txt says OK", log)
+    size = int(vm.ssh("lsblk -bno SIZE /dev/disk/by-partuuid/746f636b-03").strip())
+    fs = vm.ssh("df -B1 --output=size /data | tail -1").strip()
+    check(size > os.path.getsize(card.path) - card.parts[2][0] - 4 * 2**20 and int(fs) > size * 0.9,
+          f"{what}: the data partition and its file system fill the card", f"{size} / {fs}")
+    check(vm.ssh("ssh-keygen -lf /data/ssh/ssh_host_ed25519_key.pub >/dev/null && echo ok").strip() == "ok",
+          f"{what}: the SSH host key whole")
+    failed_units = vm.ssh("systemctl --failed --no-legend --plain | awk '{print $1}'").split()
+    check(not failed_units, f"{what}: no failed units", failed_units)
+
+
 def phase_cuts(card, work, args, rng):
     places = []
-    for j in range(1, args.first_boot_cuts + 1):
-        places.append(cut_first_boot(args, work, rng, j))
-    vm, _ = boot(card, work, "cuts-0", args.timeout)
+    fresh = getattr(args, "fresh", False)
+    if fresh:
+        # The tested card's own first boot, cut at each mark of its work in
+        # turn, then booted to READY.
+        for j in range(1, args.first_boot_cuts + 1):
+            vm = VM(card, work, f"first-cut-{j}")
+            vm.start()
+            cut_at_mark(vm, FIRST_BOOT_MARKS[(j - 1) % len(FIRST_BOOT_MARKS)], args, rng)
+            at, landed = time.monotonic() - vm.t0, vm.landed()
+            vm.kill()
+            places.append(f"first boot {j}: {at:.1f} s ({landed})")
+            print(f"  cut in the {places[-1]}", flush=True)
+            fsck_clean(card, work, f"cut in the first boot {j}", parts=(0, 2))
+    else:
+        for j in range(1, args.first_boot_cuts + 1):
+            places.append(cut_first_boot(args, work, rng, j))
+    vm, _ = boot(card, work, "cuts-0", args.timeout, first=fresh and not args.first_boot_cuts)
     if not vm:
         return
+    if fresh and args.first_boot_cuts:
+        check_first_boot_done(vm, card, f"after {args.first_boot_cuts} cuts in the first boot")
     vm.ssh("tock reset >/dev/null; tock mode stopwatch >/dev/null; tock start >/dev/null")
     st = vm.status()
     check(st.get("state") == "running", "a stopwatch runs before the power cuts", st)
@@ -517,7 +557,7 @@ def phase_cuts(card, work, args, rng):
         vm.start()
         note = ""
         if kind == "boot":
-            time.sleep(rng.uniform(1, args.cut_window))
+            cut_at_mark(vm, rng.choice(BOOT_MARKS), args, rng)
         elif vm.wait_ready(args.timeout) is None or not vm.wait_ssh(120):
             check(False, f"cut {i}: READY and ssh before the cut ({kind})", vm.tail())
             diagnose(vm)
@@ -593,10 +633,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--phases", default="boot,page,broken,cuts,update")
     ap.add_argument("--cuts", type=int, default=10)
-    ap.add_argument("--cut-window", type=float, default=90)
-    ap.add_argument("--first-boot-cuts", type=int, default=2)
-    ap.add_argument("--first-cut-from", type=float, default=20)
-    ap.add_argument("--first-cut-to", type=float, default=100)
+    ap.add_argument("--first-boot-cuts", type=int, default=3)
     # Power-on to READY is 80-120 s on an idle machine, five minutes and
     # more when other builds share its two cores (TCG is CPU-bound).
     ap.add_argument("--timeout", type=int, default=600)
@@ -624,12 +661,15 @@ def main():
                 vm.poweroff()
         elif any(p in phases for p in ("broken", "cuts", "update")):
             # The later phases start from a card that has booted once with a
-            # good setup (the last good setup, the SSH key).
+            # good setup (the last good setup, the SSH key); the cuts phase
+            # alone makes that boot its own (cut 0's).
             card.put("tock-setup.txt", GOOD_SETUP.format(key=args.pubkey))
-            vm, _ = boot(card, args.work, "first", args.timeout, first=True)
-            if vm:
-                vm.poweroff()
-            vm = None
+            args.fresh = phases == ["cuts"]
+            if not args.fresh:
+                vm, _ = boot(card, args.work, "first", args.timeout, first=True)
+                if vm:
+                    vm.poweroff()
+                vm = None
         if "broken" in phases:
             phase_broken(card, args.work, args)
         if "cuts" in phases:
