@@ -202,15 +202,41 @@ root_kib=$(du -sk --apparent-size "$root" | cut -f1)
 # modules sit beside the old until the old package is removed).
 ROOT_MIB=$(( (root_kib * 13 / 10 / 1024 + 160 + 63) / 64 * 64 ))
 say "root: $((root_kib / 1024)) MiB of files in a $ROOT_MIB MiB partition"
+# mkfs.ext4 -d copies each file's ctime and atime from the tree it reads:
+# the ctime is when this build copied the file and the atime when it last
+# read it, neither of which touch can set. Every inode in use gets
+# SOURCE_DATE_EPOCH for both afterwards (debugfs; the inode bitmap from
+# dumpe2fs says which are in use).
+ext4_fix_times() {
+  local img=$1 cmds=$work/debugfs-times
+  dumpe2fs "$img" 2>/dev/null | awk -v t="@$SOURCE_DATE_EPOCH" '
+    /^Inodes per group:/ { ipg = $4 }
+    /^Group [0-9]+:/ { g = $2 + 0 }
+    /^  Free inodes:/ {
+      first = g * ipg + 1; last = (g + 1) * ipg
+      delete free
+      sub(/^  Free inodes: */, ""); n = split($0, r, /, */)
+      for (k = 1; k <= n; k++) if (r[k] != "") {
+        m = split(r[k], ab, "-"); lo = ab[1] + 0; hi = (m == 2 ? ab[2] : ab[1]) + 0
+        for (i = lo; i <= hi; i++) free[i] = 1
+      }
+      for (i = first; i <= last; i++)
+        if (!(i in free) && (i == 2 || i >= 11)) printf "sif <%d> ctime %s\nsif <%d> atime %s\n", i, t, i, t
+    }' > "$cmds"
+  debugfs -w -f "$cmds" "$img" >/dev/null 2>&1
+  rm -f "$cmds"
+}
 rootimg=$work/root.ext4 dataimg=$work/data.ext4 bootimg=$work/boot.vfat
 rm -f "$rootimg" "$dataimg" "$bootimg"
 mkfs.ext4 -q -L tock-root -U 746f636b-0000-4000-8000-000000000002 -E hash_seed=746f636b-0000-4000-8000-0000000000f2,root_owner=0:0 \
   -d "$root" "$rootimg" "${ROOT_MIB}M"
+ext4_fix_times "$rootimg"
 datadir=$work/data
 mkdir -p "$datadir/setup" "$datadir/ssh" "$datadir/state/tock" "$datadir/state/tock-web" "$datadir/state/timesync"
 find "$datadir" -exec touch -d "@$SOURCE_DATE_EPOCH" {} +
 mkfs.ext4 -q -L tock-data -U 746f636b-0000-4000-8000-000000000003 -E hash_seed=746f636b-0000-4000-8000-0000000000f3,root_owner=0:0 \
   -d "$datadir" "$dataimg" "${DATA_MIB}M"
+ext4_fix_times "$dataimg"
 mkfs.vfat -F 32 -n TOCKBOOT -i "$DISKID" --invariant -C "$bootimg" $((BOOT_MIB * 1024)) >/dev/null
 # Directories first, then files, in sorted order, with their time stamps (-m).
 (cd "$boot" && find . -mindepth 1 -type d | LC_ALL=C sort | while read -r d; do mmd -i "$bootimg" "::${d#./}"; done)
