@@ -300,13 +300,17 @@ class PublishTest(MqttCase):
 
 # Fields that may differ between two replies a moment apart.
 VOLATILE = {"display", "elapsed_ms", "remaining_ms", "mqtt", "alarms", "group", "alarm", "state_writes"}
+# Fields present only in some states: `time_unverified` while the clock is
+# not synchronised and an alarm is on (the two replies below may come after
+# edits of different alarms).
+SOMETIMES = {"time_unverified"}
 
 
 class CommandTest(MqttCase):
     def assert_same_shape(self, via_mqtt, via_socket, what):
-        self.assertEqual(sorted(via_mqtt), sorted(via_socket), f"{what}: reply keys differ")
+        self.assertEqual(sorted(set(via_mqtt) - SOMETIMES), sorted(set(via_socket) - SOMETIMES), f"{what}: reply keys differ")
         for k in via_mqtt:
-            if k not in VOLATILE:
+            if k not in VOLATILE | SOMETIMES:
                 self.assertEqual(via_mqtt[k], via_socket[k], f"{what}: {k}")
             elif isinstance(via_mqtt[k], dict):
                 self.assertEqual(sorted(via_mqtt[k]), sorted(via_socket[k]), f"{what}: keys of {k}")
