@@ -277,6 +277,16 @@ bench-compare:
 		--compare $(abspath $(BEFORE)) --rounds $(ROUNDS) $(if $(IDLE_SECONDS),--idle-seconds $(IDLE_SECONDS),) \
 		--out $(CURDIR)/Benchmarks/compare
 
+## A second of counting, counted (callgrind): the count-down, the stopwatch
+## and the count-down with the MQTT link up, without display or buzzer
+## drivers, for the release build and, with BEFORE=path/to/old/tock, an
+## earlier build beside it (Benchmarks/tick_cost.sh; about 3 minutes a build).
+.PHONY: bench-tick
+bench-tick:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind mosquitto"
+	$(DEPLOY_BUILD)
+	bash Benchmarks/tick_cost.sh $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock
+
 ## The floor (Benchmarks/peers/Floor): a Swift program without Foundation
 ## that says ready and waits, linked as the release build is and as the
 ## Swift peer is.

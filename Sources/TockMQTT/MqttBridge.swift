@@ -28,6 +28,9 @@ public final class MqttBridge {
     /// changed too soon after.
     private var sentAt: [String: Instant] = [:]
     private var flushTimer: LoopTimer!
+    /// Everything held back for `flushTimer` follows the count's time: the
+    /// flush rebuilds only those topics.
+    private var flushClockOnly = true
     /// The alarm switches' names as announced to Home Assistant.
     private var announcedAlarms: [String] = []
     /// Commands received, those ignored as malformed, and requests dropped
@@ -61,7 +64,7 @@ public final class MqttBridge {
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
         flushTimer = loop.makeTimer { [weak self] in
             guard let self, client.link == .connected else { return }
-            client.measure { publishState(force: false) }
+            client.measure { publishState(force: false, clockOnly: flushClockOnly) }
         }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
@@ -177,7 +180,11 @@ public final class MqttBridge {
             sentAt[key] = t
             client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
         }
-        if let held { flushTimer.schedule(at: held) }
+        if let held {
+            // A full rebuild held something back: the flush is a full one.
+            flushClockOnly = flushTimer.deadline == nil ? clockOnly : flushClockOnly && clockOnly
+            flushTimer.schedule(at: held)
+        }
     }
 
     /// A message on `<prefix>/cmd`: checked at once (size first: a 1 MB
