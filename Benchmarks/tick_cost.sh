@@ -35,9 +35,9 @@ measure() {
     sleep 15  # start-up under valgrind
     echo "start 1 0" >&3; sleep 0.2; echo "start 0 0" >&3
     sleep 2
-    callgrind_control -z $pid >/dev/null
+    callgrind_control -z $pid >/dev/null 2>&1
     sleep $seconds
-    callgrind_control -d $pid >/dev/null
+    callgrind_control -d $pid >/dev/null 2>&1
     kill -INT $pid; wait $pid || true
     exec 3>&-
     local total

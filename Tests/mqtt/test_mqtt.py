@@ -310,7 +310,9 @@ class CommandTest(MqttCase):
     def assert_same_shape(self, via_mqtt, via_socket, what):
         self.assertEqual(sorted(set(via_mqtt) - SOMETIMES), sorted(set(via_socket) - SOMETIMES), f"{what}: reply keys differ")
         for k in via_mqtt:
-            if k not in VOLATILE | SOMETIMES:
+            if k in SOMETIMES:
+                continue
+            if k not in VOLATILE:
                 self.assertEqual(via_mqtt[k], via_socket[k], f"{what}: {k}")
             elif isinstance(via_mqtt[k], dict):
                 self.assertEqual(sorted(via_mqtt[k]), sorted(via_socket[k]), f"{what}: keys of {k}")
