@@ -106,6 +106,8 @@ fi
 #   # vm-env: NAME=VALUE             (repeatable)
 #   # vm-check: COMMAND              (run on this machine after a pass, in the
 #                                     repository, with the files directory appended)
+#   # vm-arch: ARCH [ARCH ...]       (only on these guests; skipped, and said,
+#                                     on the others)
 header() { sed -n "s/^# $2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//'; }
 shopt -s nullglob
 for script in "$here"/scenarios/*.sh; do
@@ -113,6 +115,11 @@ for script in "$here"/scenarios/*.sh; do
   # shellcheck disable=SC2053
   [[ $file == $only ]] || continue
   name=${file%.sh}
+  archs=$(header "$script" vm-arch | head -1)
+  if [ -n "$archs" ] && [[ " $archs " != *" $vm_arch "* ]]; then
+    echo "vm-test: SKIP $name on $vm_arch: it needs a $archs guest (its header says why)"
+    skipped+=("$name"); continue
+  fi
   want=$(header "$script" vm-binary | head -1)
   bins=() names=()
   case $want in

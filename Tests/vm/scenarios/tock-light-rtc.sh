@@ -1,5 +1,6 @@
 # vm-binary: tock
 # vm-timeout: 150
+# vm-arch: amd64
 # vm-file: .cache/vm/kernel/current/extra/i2c-dev.ko:/lib/modules/extra/i2c-dev.ko
 # vm-file: .cache/vm/kernel/current/extra/i2c-stub.ko:/lib/modules/extra/i2c-stub.ko
 # The light sensor and the RTC through the kernel. The kernel's i2c-stub
@@ -9,7 +10,8 @@
 # with i2cset while tock hw-test and tock run read it. The QEMU machine's
 # CMOS clock (rtc_cmos, built into Debian's kernel) is the RTC; Debian's
 # amd64 kernel has no rtc-ds1307, so a DS3231 (and its flat battery) cannot
-# be staged on the stub.
+# be staged on the stub. amd64 only: i2c-modules.sh takes the two modules
+# from Debian's amd64 kernel package, the one the amd64 guest boots.
 insmod /lib/modules/extra/i2c-dev.ko || fail "insmod i2c-dev.ko failed"
 insmod /lib/modules/extra/i2c-stub.ko chip_addr=0x23 || fail "insmod i2c-stub.ko failed"
 bus=
