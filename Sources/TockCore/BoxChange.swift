@@ -28,17 +28,21 @@ public struct BoxChange: Equatable, Sendable {
     public var alarmsOrLEDs = false
     /// The wall clock's verdict changed: synchronised, no longer, or stepped.
     public var clock = false
+    /// The extra timers changed (`Machine.timers` holds them now).
+    public var timers = false
+    /// Extra timers that reached zero, in order.
+    public var timersRang: [String] = []
 
     public init() {}
 
     /// Only the display changed (the count's digits, a blink, a notice):
     /// what follows the count's time is all a listener need look at.
     public var displayOnly: Bool {
-        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock
+        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock && !timers
     }
 
     /// Whether anything someone outside the box could see changed.
     public var isVisible: Bool {
-        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock
+        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock || timers
     }
 }

@@ -107,6 +107,13 @@ public struct Frame: Equatable, Sendable {
         return Frame(bits: pointed << (8 * UInt64(digits - 4)), digits: digits, colon: false, brightness: brightness)
     }
 
+    /// Light the last digit's point (a quiet mark: more than one count is
+    /// in progress).
+    public mutating func lightLastPoint() {
+        guard digits > 0 else { return }
+        bits |= UInt64(SevenSegmentFont.dp) << (8 * UInt64(digits - 1))
+    }
+
     /// Segment bits of digit `i`, point included (see `SevenSegmentFont`).
     @inline(__always)
     public func segments(at i: Int) -> UInt8 {

@@ -43,6 +43,8 @@ extension Machine {
         /// The light sensor's reading, lux (`Settings.light`); nil when it
         /// does not answer or reads out of range.
         case ambientLight(Double?)
+        /// `tock timer add|pause|resume|cancel`: an extra timer.
+        case timer(ExtraTimers.Request)
     }
 
     /// Something for the shell to do.
@@ -69,6 +71,11 @@ extension Machine {
         case round(RoundReport)
         /// A request was refused; the machine is as it was before it.
         case refused(Refusal)
+        /// The extra timers changed (added, paused, resumed, rang,
+        /// silenced, cancelled): all of them as they are now.
+        indirect case timers(ExtraTimers)
+        /// An extra timer reached zero and rings (or waits to).
+        case timerRang(String)
     }
 
     /// Why a request was refused, said so a person knows what to do.

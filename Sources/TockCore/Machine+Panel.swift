@@ -17,7 +17,7 @@ extension Machine {
     /// or rings, and no button is held (a long press begun on the timer view
     /// stays a long press; the release is activity of its own).
     private var clockMayShow: Bool {
-        settings.display.idleClock && program.isIdle && alarms.state == .quiet && !Button.allCases.contains(where: input.isHeld)
+        settings.display.idleClock && program.isIdle && !timers.anyActive && alarms.state == .quiet && !Button.allCases.contains(where: input.isHeld)
     }
 
     /// The alarm list is on the display at `t`.
@@ -38,6 +38,7 @@ extension Machine {
     func pressStyle(_ b: Button, at now: Now) -> PressStyle {
         let t = now.monotonic
         if alarms.isRinging || browsing(at: t) || clockShowing(at: t) { return .onPress }
+        if let style = timerPressStyle(b, at: t) { return style }
         if b == .reset, snoozeShowing(at: t) { return .onPress }
         if b == .start, canBrowse { return .shortOrLong }
         return program.pressStyle(b)
@@ -65,6 +66,7 @@ extension Machine {
         }
         browse = nil
         if fromPanel, waking { return }
+        if routeToTimers(action, at: t, now: now) { return }
         if b == .reset, snoozeShowing(at: t) {
             notices += alarms.dismiss()
             alarmChanged(at: t)
@@ -92,6 +94,11 @@ extension Machine {
             program.noteSwitch(p)
             return
         }
+        if switchSilencesTimer(at: t) {
+            program.noteSwitch(p)
+            note([], at: t)
+            return
+        }
         browse = nil
         note(program.switched(to: p, at: now.at(t)).map { ($0, t) }, at: t)
     }
@@ -109,6 +116,10 @@ extension Machine {
             return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
         }
         if let list = browse, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
+        if timers.anyActive {
+            if let name = label(at: t) { return Presentation(.text(name)) }
+            if case .extra(let name) = focus(at: t), let x = timers.named(name) { return presentation(of: x, at: t) }
+        }
         if !program.isIdle { return program.presentation(at: now) }
         if case .snoozed(_, let until) = alarms.state { return Presentation(.down(max(until - t, .zero)), motion: .monotonic) }
         if clockShowing(at: t) { return Presentation(timeOfDay(now, blinkColon: settings.clock.blinkColon), motion: .wall) }

@@ -22,6 +22,7 @@ extension Machine {
         var frame = renderer.frame(for: p, at: now.monotonic)
         frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
         if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
+        if severalCounts { frame.lightLastPoint() }
         return frame
     }
 
@@ -31,6 +32,7 @@ extension Machine {
         let t = now.monotonic
         var monotonic = p.blink?.nextToggle(after: t)
         var wall: WallTime?
+        if let l = labelDeadline(at: t) { monotonic = Instant.earliest(monotonic, l) }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
             switch motion {
             case .monotonic: monotonic = min(monotonic ?? t + step, t + step)

@@ -29,7 +29,7 @@ public struct Machine: Sendable {
     /// Actions are never applied before the last change of state, so a
     /// press dated at its first edge cannot reorder itself with an end that
     /// was already shown.
-    private var lastChange: Instant
+    var lastChange: Instant
     var shown = Shown()
     /// Until when nothing but the display's own motion (the count's digits,
     /// a blink) can change: set by each full batch of outputs, cleared by
@@ -64,11 +64,23 @@ public struct Machine: Sendable {
     /// mode runs, so that coming back to `timer` or `stopwatch` finds the
     /// preset it left (they go into this mode's snapshot too).
     private var keptPresets: (presets: [Int64], index: Int)?
+    /// Named count-downs beside the box's own count (`Machine+Timers`).
+    public internal(set) var timers = ExtraTimers()
+    var persistedTimers: ExtraTimers?
+    /// The count a long Stop stepped to, while it is in progress.
+    var pick: CountRef?
+    /// The count shown and since when (its name shows first).
+    var labelled: (ref: CountRef, since: Instant)?
+    /// The preset the last long Start took.
+    var gesturePreset: Int?
+    /// Extra timers that reached zero during the call in progress.
+    var timersRang: [String] = []
 
     struct Shown {
         var frame: Frame?
         var tone: Tone?? = .none
         var state: StateName?
+        var timers: ExtraTimers?
         var round: RoundReport?
         /// The LEDs as last reported, bit `i` for `ledNames[i]`; the
         /// ones not in `ledsKnown` have not been reported yet.
@@ -119,6 +131,7 @@ public struct Machine: Sendable {
         if program.countTimer == nil, let snapshot, !snapshot.presets.isEmpty {
             keptPresets = (snapshot.presets, snapshot.presetIndex)
         }
+        if let saved = snapshot?.timers { timers = ExtraTimers(restoring: saved, ringFor: settings.alarm.ringFor, at: now) }
         alarms = AlarmClock(alarms: settings.alarms, zone: settings.clock.zone, settings: settings.alarm, at: now)
         if var saved = snapshot?.alarms {
             let file = settings.alarms.map(\.record)
@@ -153,6 +166,7 @@ public struct Machine: Sendable {
         s.alarms = alarms.snapshot(fileAlarms: settings.alarms, at: now)
         s.dimming = DimmingSnapshot(dimming, file: Dimming(settings.display))
         s.setAside = setAside.isEmpty ? nil : setAside
+        s.timers = timers.isEmpty ? nil : timers.records(at: now)
         return s
     }
 
@@ -180,6 +194,7 @@ public struct Machine: Sendable {
             persisted = nil
             persistedAlarms = nil
             persistedDimming = nil
+            persistedTimers = nil
         case .edge(let line, let active, let t):
             catchUp(to: now.at(min(t, now.monotonic)))
             self.input.edge(line, active: active, at: t)
@@ -211,7 +226,7 @@ public struct Machine: Sendable {
             if let light, light.settings == ambient?.settings { ambient = light }
         case .ambientLight(let lux):
             if let lux { ambient?.read(lux, at: now.monotonic) } else { ambient?.lost() }
-        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming:
+        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming, .timer:
             let before = self
             do throws(Refusal) {
                 try request(input, at: now)
@@ -235,6 +250,7 @@ public struct Machine: Sendable {
         case .editAlarms(let edit): try editAlarms(edit, at: now)
         case .adoptGroup(let state): try adoptGroup(state, at: now)
         case .setDimming(let d): try setDimming(d)
+        case .timer(let r): try timerRequest(r, at: now)
         default: break
         }
     }
@@ -252,12 +268,18 @@ public struct Machine: Sendable {
             let programDue = program.nextDeadline(at: at)?.instant(from: now)
             let alarmDue = alarms.deadline(at: now)
             let inputDue = input.deadline
-            guard let due = Instant.earliest(Instant.earliest(programDue, alarmDue), inputDue), due <= now.monotonic else { break }
+            let timersDue = timersDeadline
+            guard let due = Instant.earliest(Instant.earliest(Instant.earliest(programDue, alarmDue), inputDue), timersDue), due <= now.monotonic
+            else { break }
             let t = max(due, processed)
             if let p = programDue, p == due {
                 advanceProgram(to: now.at(t))
+                advanceTimers(to: now.at(t))
             } else if let a = alarmDue, a == due {
                 advanceAlarms(to: now.at(t))
+                advanceTimers(to: now.at(t))
+            } else if let x = timersDue, x == due {
+                advanceTimers(to: now.at(t))
             } else {
                 // How each button acts is decided as it goes down, in the
                 // state the panel is in then.
@@ -278,6 +300,7 @@ public struct Machine: Sendable {
         }
         advanceProgram(to: now)
         advanceAlarms(to: now)
+        advanceTimers(to: now)
         processed = max(processed, now.monotonic)
     }
 
@@ -324,10 +347,11 @@ public struct Machine: Sendable {
         var out = Output()
         out.items.reserveCapacity(8)  // one allocation for a tick's few items
         let t = now.monotonic
-        buzzer.ringingSince = [alarms.ringingSince, program.ringingSince].compactMap { $0 }.min()
+        buzzer.ringingSince = [alarms.ringingSince, program.ringingSince, timers.ringingSince].compactMap { $0 }.min()
         // A named program's end sounds its own pattern before the alarm.
         let programEnds = program.intervalProgram?.named == true && alarms.ringingSince == nil
         buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
+        noteFocus(at: t)
         let p = presentation(at: now)
 
         let frame = frame(p, at: now)
@@ -344,6 +368,12 @@ public struct Machine: Sendable {
         shown.ledsLit = lit
         shown.ledsKnown = 1 << Self.ledNames.count - 1
 
+        if !timers.isEmpty || shown.timers.map({ !$0.isEmpty }) ?? false, shown.timers != timers {
+            out.append(.timers(timers))
+            shown.timers = timers
+        }
+        for name in timersRang { out.append(.timerRang(name)) }
+        timersRang = []
         for n in notices { out.append(.alarm(n)) }
         notices = []
         for g in groupChanges { out.append(.group(g)) }
@@ -358,6 +388,7 @@ public struct Machine: Sendable {
         earliest(buzzer.nextChange(after: t))
         earliest(alarms.monotonicDeadline)
         earliest(panelDeadline(at: now))
+        earliest(timersDeadline)
         var wall: WallTime? = alarms.wallDeadline
         switch program.nextDeadline(at: now) {
         case .monotonic(let d)?: earliest(d)
@@ -372,11 +403,12 @@ public struct Machine: Sendable {
         let motion = displayDeadlines(p, at: now)
         earliest(motion.monotonic)
         if let w = motion.wall { wall = min(wall ?? w, w) }
-        if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming {
+        if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming || persistedTimers.map({ timers != $0 }) ?? !timers.isEmpty {
             out.append(.persist(snapshot(at: now)))
             persisted = program
             persistedAlarms = alarms
             persistedDimming = dimming
+            persistedTimers = timers
         }
         out.append(.wake(monotonic: monotonic, wall: wall))
         return out
@@ -386,9 +418,9 @@ public struct Machine: Sendable {
     private func leds(at now: Now) -> UInt8 {
         let s = program.stateName
         var bits: UInt8 = 0
-        if s == .running { bits |= 1 }
+        if s == .running || timers.list.contains(where: \.isRunning) { bits |= 1 }
         if s == .paused { bits |= 2 }
-        if s == .ringing || alarms.isRinging { bits |= 4 }
+        if s == .ringing || alarms.isRinging || timers.isRinging { bits |= 4 }
         if program.resting(at: now) { bits |= 8 }
         return bits
     }

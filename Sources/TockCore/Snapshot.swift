@@ -49,6 +49,8 @@ public struct Snapshot: Equatable, Sendable {
     /// Presets and alarms edited on the box over lists the file has since
     /// replaced (absent: none); they come back with their list.
     public var setAside: SetAsideEdits?
+    /// The extra timers, in the order they were added (absent: none).
+    public var timers: [TimerRecord]?
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode
@@ -88,6 +90,13 @@ public struct Snapshot: Equatable, Sendable {
         try alarms?.check()
         try dimming?.check()
         try setAside?.check()
+        if let timers {
+            guard timers.count <= ExtraTimers.limit else { throw Invalid("timers", "more than \(ExtraTimers.limit) timers") }
+            for (i, x) in timers.enumerated() {
+                do { try x.check() } catch { throw Invalid("timers[\(i)]", error.description) }
+                if timers[..<i].contains(where: { $0.name == x.name }) { throw Invalid("timers[\(i)]", "a second timer named \(x.name)") }
+            }
+        }
     }
 
     /// A value a snapshot read from outside may not hold: which, and why.

@@ -239,6 +239,12 @@ public final class Shell {
                 change.round = r
             case .report(.refused):
                 break  // (thrown by `request`)
+            case .report(.timers(let timers)):
+                log.info("timers: \(timers.list.isEmpty ? "none" : timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", "))")
+                change.timers = true
+            case .report(.timerRang(let name)):
+                log.notice("timer \(name) rang")
+                change.timersRang.append(name)
             }
         }
         // A flip, by the lever or a request, whatever it shows.

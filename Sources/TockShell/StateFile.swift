@@ -15,10 +15,13 @@ import TockCore  // `make fuzz-state` compiles the files it needs into one modul
 ///                "program": …, "rounds": …, "finish": …},
 ///      "presets": {"list": [300000000000, …], "index": 0},
 ///      "file": {"mode": "timer", "presets": […]},
-///      "alarms": {…}, "dimming": {…}, "setAside": {…}}
+///      "alarms": {…}, "dimming": {…}, "setAside": {…}, "timers": […]}
 ///
 /// Versions 1 and 2 (the flat `SnapshotJSON` shape) are read too, so a box
 /// updated mid-count keeps its count; the next save writes version 3.
+/// `timers` (the extra timers, absent when there are none) came within
+/// version 3: a tock from before them reads such a file and leaves the
+/// extra timers out (docs/timers.md).
 /// Written with `JSONValue`, read through `Decodable`, checked whole by the
 /// core (`Snapshot.check`).
 enum StateFile {
@@ -49,7 +52,20 @@ enum StateFile {
             ("alarms", s.alarms.map(SnapshotJSON.value)),
             ("dimming", s.dimming.map(SnapshotJSON.value)),
             ("setAside", s.setAside.map(SnapshotJSON.value)),
+            ("timers", s.timers.map { .array($0.map(timer)) }),
         ]).bytes
+    }
+
+    /// An extra timer: `{"name": "EGG", "duration": …, "state": {"running": {"ends": …}}}`
+    /// (or `{"paused": {"left": …}}`, `{"ringing": {"ended": …, "since": …}}`, `{"done": {}}`).
+    static func timer(_ t: TimerRecord) -> JSONValue {
+        let state: JSONValue = switch t.state {
+        case .running(let e): .object([("running", .object([("ends", .int(e))]))])
+        case .paused(let l): .object([("paused", .object([("left", .int(l))]))])
+        case .ringing(let e, let since): .object([("ringing", .object([("ended", .int(e)), ("since", since.map { .int($0) })]))])
+        case .done: .object([("done", .object([]))])
+        }
+        return .object([("name", .string(t.name)), ("duration", .int(t.duration)), ("state", state)])
     }
 
     /// A countdown's run toward its instant is written as that instant.
@@ -76,6 +92,30 @@ enum StateFile {
         return (try decoder.decode(Read.self, from: data).snapshot, version)
     }
 
+    private struct TimerRead: Decodable {
+        var record: TimerRecord
+
+        enum Key: String, CodingKey { case name, duration, state }
+        enum State: String, CodingKey { case running, paused, ringing, done }
+        enum Field: String, CodingKey { case ends, left, ended, since }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            let s = try c.nestedContainer(keyedBy: State.self, forKey: .state)
+            guard s.allKeys.count == 1, let key = s.allKeys.first else {
+                throw DecodingError.dataCorrupted(.init(codingPath: s.codingPath, debugDescription: "not one of running, paused, ringing, done"))
+            }
+            let f = try s.nestedContainer(keyedBy: Field.self, forKey: key)
+            let state: TimerRecord.State = switch key {
+            case .running: .running(ends: try f.decode(Int64.self, forKey: .ends))
+            case .paused: .paused(left: try f.decode(Int64.self, forKey: .left))
+            case .ringing: .ringing(ended: try f.decode(Int64.self, forKey: .ended), since: try f.decodeIfPresent(Int64.self, forKey: .since))
+            case .done: .done
+            }
+            record = TimerRecord(name: try c.decode(String.self, forKey: .name), duration: try c.decode(Int64.self, forKey: .duration), state: state)
+        }
+    }
+
     private struct Version: Decodable {
         var version: Int
     }
@@ -87,7 +127,7 @@ enum StateFile {
     private struct Read: Decodable {
         var snapshot: Snapshot
 
-        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside }
+        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside, timers }
         enum Count: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, program, rounds, finish }
         enum Presets: String, CodingKey { case list, index }
         enum File: String, CodingKey { case mode, presets }
@@ -114,6 +154,7 @@ enum StateFile {
             s.alarms = try c.decodeIfPresent(SnapshotJSON.AlarmsRead.self, forKey: .alarms)?.alarms
             s.dimming = try c.decodeIfPresent(SnapshotJSON.DimmingRead.self, forKey: .dimming)?.dimming
             s.setAside = try c.decodeIfPresent(SnapshotJSON.SetAsideRead.self, forKey: .setAside)?.edits
+            s.timers = try c.decodeIfPresent([TimerRead].self, forKey: .timers)?.map(\.record)
             try s.checked(in: c)
             snapshot = s
         }

@@ -6,7 +6,9 @@ import TockCore
 /// `buzzer`, `state`, `round` and `set` (a named interval program's),
 /// `led.NAME` or `alarm` (the time of a daily alarm that
 /// rings: `06:45`; or `snoozed`, `dismissed`, `silenced`, `missed 06:45`,
-/// `skipped 06:45`).
+/// `skipped 06:45`), `timers` (each extra timer's name and state, when one
+/// changed: `EGG running, RICE paused`) or `rang` (an extra timer's name as
+/// it reaches zero).
 public final class TraceWriter {
     private let origin: Instant
     private let leds: Set<String>
@@ -44,6 +46,10 @@ public final class TraceWriter {
             write(t, "\"alarm\":\(json(AlarmText.traceValue(notice)))")
         case .command(.group(let change)):
             write(t, "\"group\":\(json(change.press.rawValue))")
+        case .report(.timers(let timers)):
+            write(t, "\"timers\":\(json(timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", ")))")
+        case .report(.timerRang(let name)):
+            write(t, "\"rang\":\(json(name))")
         case .command(.wake), .command(.persist), .report(.refused):
             break
         }
