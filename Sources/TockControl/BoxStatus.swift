@@ -25,6 +25,8 @@ public struct BoxStatus: Sendable, Equatable {
     /// The brightness the display has now (the night schedule's, at night).
     public var brightnessNow: Int?
     public var alarms: [Alarm] = []
+    /// The extra timers, in the order they were added.
+    public var timers: [Timer] = []
     /// A daily alarm ringing or snoozed, said for a person.
     public var alarm: String?
     /// The timer's and the stopwatch's preset, presets and direction.
@@ -151,6 +153,38 @@ public struct BoxStatus: Sendable, Equatable {
         }
     }
 
+    /// An extra timer: `{"name": "EGG", "label": " E99", "state": "running",
+    /// "duration": "6m", "remaining_ms": 359000, "ends": "2026-…Z", "shown": true}`.
+    public struct Timer: Sendable, Equatable {
+        public var name: String
+        /// As the display draws it.
+        public var label: String
+        /// running, paused, ringing or done.
+        public var state: String
+        public var duration: String
+        public var remainingMs: Int64
+        /// Its end (ISO 8601, UTC) while it runs.
+        public var ends: String?
+        /// The count on the display: the buttons act on it.
+        public var shown: Bool
+
+        public init(name: String, label: String, state: String, duration: String, remainingMs: Int64, ends: String?, shown: Bool) {
+            (self.name, self.label, self.state, self.duration, self.remainingMs, self.ends, self.shown) = (name, label, state, duration, remainingMs, ends, shown)
+        }
+
+        var object: [String: Any] {
+            var o: [String: Any] = ["name": name, "label": label, "state": state, "duration": duration, "remaining_ms": remainingMs, "shown": shown]
+            if let ends { o["ends"] = ends }
+            return o
+        }
+
+        init?(_ o: [String: Any]) {
+            guard let name = o["name"] as? String, let state = o["state"] as? String else { return nil }
+            self.init(name: name, label: o["label"] as? String ?? name, state: state, duration: o["duration"] as? String ?? "",
+                      remainingMs: (o["remaining_ms"] as? Int).map(Int64.init) ?? 0, ends: o["ends"] as? String, shown: o["shown"] as? Bool ?? false)
+        }
+    }
+
     public struct Alarm: Sendable, Equatable {
         public var n: Int
         public var at: String
@@ -205,6 +239,7 @@ public struct BoxStatus: Sendable, Equatable {
             if let next = a.next { o["next"] = next }
             return o
         }
+        s["timers"] = timers.map(\.object)
         if let alarm { s["alarm"] = alarm }
         if let preset { s["preset"] = preset }
         if let presets { s["presets"] = presets }
@@ -251,6 +286,7 @@ public struct BoxStatus: Sendable, Equatable {
             return Alarm(n: n, at: at, days: days, enabled: a["enabled"] as? Bool ?? true, label: a["label"] as? String ?? "",
                          line: a["line"] as? String ?? "", next: a["next"] as? String)
         }
+        timers = (o["timers"] as? [[String: Any]] ?? []).compactMap(Timer.init)
         alarm = o["alarm"] as? String
         preset = o["preset"] as? String
         presets = o["presets"] as? [String]

@@ -23,6 +23,9 @@ public enum ControlRequest: Equatable, Sendable {
     /// `{"cmd":"alarm","op":"list"}`; `add` with `at`, `days`, `label`;
     /// `rm`, `on`, `off`, `skip-next` with `n` (from 1).
     case alarm(AlarmOp)
+    /// `{"cmd":"timer","op":"add","name":"EGG","duration":"6m"}`; `list`;
+    /// `pause`, `resume`, `cancel` with `name`: the extra timers.
+    case timer(TimerOp)
     /// `{"cmd":"notice","text":"4821","seconds":60}`: show `text` on the
     /// display over what the timer shows, for `seconds` or until a button
     /// is pressed (the pairing code of the web page); `notice-end` takes it
@@ -49,6 +52,12 @@ public enum ControlRequest: Equatable, Sendable {
         case off
         case on(from: Int, to: Int, brightness: Int)
         case change(from: Int?, to: Int?, brightness: Int?)
+    }
+
+    public enum TimerOp: Equatable, Sendable {
+        case list
+        case add(name: String, duration: Duration)
+        case pause(String), resume(String), cancel(String)
     }
 
     public enum AlarmOp: Equatable, Sendable {
@@ -105,6 +114,8 @@ public enum ControlRequest: Equatable, Sendable {
             return .program(name)
         case "alarm":
             return .alarm(try alarmOp(fields))
+        case "timer":
+            return .timer(try timerOp(fields))
         case "notice":
             try only(["cmd", "text", "seconds"])
             guard let text = fields["text"]?.string, !text.isEmpty, text.count <= 8,
@@ -131,7 +142,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "night":
             return .night(try night(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, switch, brightness, night, notice, notice-end or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, timer, switch, brightness, night, notice, notice-end or watch")
         }
     }
 
@@ -167,6 +178,35 @@ public enum ControlRequest: Equatable, Sendable {
         if let v = f["brightness"] { b = try level(v, "night \"brightness\"") }
         if let from, let to, let b { return .on(from: from, to: to, brightness: b) }
         return .change(from: from, to: to, brightness: b)
+    }
+
+    /// The longest timer name a request may carry (the display then says
+    /// whether it can draw it).
+    public static let maxTimerName = 16
+
+    private static func timerOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> TimerOp {
+        let ops = ["list", "add", "pause", "resume", "cancel"]
+        guard let op = f["op"]?.string, ops.contains(op) else {
+            throw Invalid(description: "timer needs \"op\": one of \(ops.joined(separator: ", "))")
+        }
+        let allowed: Set<String> = op == "list" ? ["cmd", "op"] : op == "add" ? ["cmd", "op", "name", "duration"] : ["cmd", "op", "name"]
+        if let extra = f.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw Invalid(description: "unknown field \"\(extra.prefix(32))\" for timer \(op)")
+        }
+        if op == "list" { return .list }
+        guard let name = f["name"]?.string, !name.isEmpty, name.count <= maxTimerName else {
+            throw Invalid(description: "timer \(op) needs \"name\": the timer's name (at most the display's digits, e.g. \"EGG\")")
+        }
+        switch op {
+        case "add":
+            guard let text = f["duration"]?.string else { throw Invalid(description: "timer add needs \"duration\", e.g. \"6m\" or \"1h30m\"") }
+            do { return .add(name: name, duration: try DurationText.parse(text)) } catch {
+                throw Invalid(description: "timer add duration: \(error.description)")
+            }
+        case "pause": return .pause(name)
+        case "resume": return .resume(name)
+        default: return .cancel(name)
+        }
     }
 
     private static func alarmOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> AlarmOp {
@@ -227,6 +267,14 @@ public enum ControlRequest: Equatable, Sendable {
         case .night(.change(let from, let to, let b)?):
             "{\"cmd\":\"night\"" + (from.map { #","from":"\#(Self.clock($0))""# } ?? "")
                 + (to.map { #","to":"\#(Self.clock($0))""# } ?? "") + (b.map { #","brightness":\#($0)"# } ?? "") + "}"
+        case .timer(let op):
+            switch op {
+            case .list: #"{"cmd":"timer","op":"list"}"#
+            case .add(let name, let d): #"{"cmd":"timer","op":"add","name":\#(Self.quoted(name)),"duration":"\#(DurationText.format(d))"}"#
+            case .pause(let name): #"{"cmd":"timer","op":"pause","name":\#(Self.quoted(name))}"#
+            case .resume(let name): #"{"cmd":"timer","op":"resume","name":\#(Self.quoted(name))}"#
+            case .cancel(let name): #"{"cmd":"timer","op":"cancel","name":\#(Self.quoted(name))}"#
+            }
         case .alarm(let op):
             switch op {
             case .list: #"{"cmd":"alarm","op":"list"}"#

@@ -87,8 +87,12 @@ public final class ControlServer {
     /// held back.
     public func publish(_ change: BoxChange) {
         guard slots.slots.contains(where: { $0.value.phase == .watching }) else { return }
-        let event = WatchEvent(frame: change.frame, buzzer: change.buzzer, state: change.state, round: change.round,
+        var event = WatchEvent(frame: change.frame, buzzer: change.buzzer, state: change.state, round: change.round,
                                switchPosition: change.switchPosition)
+        if change.timers || !change.timersRang.isEmpty {
+            event.timers = service.status().timers
+            event.rang = change.timersRang.isEmpty ? nil : change.timersRang
+        }
         guard !event.isEmpty else { return }
         deliver(event, urgent: change.notice)
     }
@@ -247,15 +251,19 @@ struct WatchEvent: Equatable {
     var state: StateName?
     var round: RoundReport?
     var switchPosition: SwitchPosition?
+    /// The extra timers, when one changed; those that just rang.
+    var timers: [BoxStatus.Timer]?
+    var rang: [String]?
 
     var isEmpty: Bool { self == WatchEvent() }
     /// Nothing but the display changed: a capped watcher may get it later.
-    var displayOnly: Bool { buzzer == nil && state == nil && round == nil && switchPosition == nil }
+    var displayOnly: Bool { buzzer == nil && state == nil && round == nil && switchPosition == nil && timers == nil }
 
     /// This, then `newer` on top (what `newer` says wins).
     func merged(with newer: WatchEvent) -> WatchEvent {
         WatchEvent(frame: newer.frame ?? frame, buzzer: newer.buzzer ?? buzzer, state: newer.state ?? state,
-                   round: newer.round ?? round, switchPosition: newer.switchPosition ?? switchPosition)
+                   round: newer.round ?? round, switchPosition: newer.switchPosition ?? switchPosition,
+                   timers: newer.timers ?? timers, rang: newer.rang ?? rang)
     }
 
     var object: [String: Any] {
@@ -271,6 +279,8 @@ struct WatchEvent: Equatable {
             o["round"] = round.round
             if let set = round.set { o["set"] = set }
         }
+        if let timers { o["timers"] = timers.map(\.object) }
+        if let rang { o["rang"] = rang }
         return o
     }
 }

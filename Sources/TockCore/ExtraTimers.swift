@@ -63,6 +63,18 @@ public struct ExtraTimers: Equatable, Sendable {
     public init() {}
 
     public var isEmpty: Bool { list.isEmpty }
+
+    /// The same as `other` to someone outside the box: the same timers in
+    /// the same states, ends and times left (a queued ring's turn on the
+    /// display is the box's own business).
+    public func looksLike(_ other: ExtraTimers) -> Bool {
+        func outside(_ x: ExtraTimer) -> ExtraTimer {
+            var x = x
+            if case .ringing(let ended, _) = x.state { x.state = .ringing(ended: ended, since: nil) }
+            return x
+        }
+        return list.count == other.list.count && zip(list, other.list).allSatisfy { outside($0) == outside($1) }
+    }
     /// Any that runs, is paused or rings.
     public var anyActive: Bool { list.contains(where: \.isActive) }
 
@@ -159,7 +171,9 @@ public struct ExtraTimers: Equatable, Sendable {
     /// Apply what is due by `t`: ends (ringing, queued behind any ring in
     /// progress), and the ring on the display silencing itself. `shown`:
     /// nothing else rings on the display, so the first queued ring comes on
-    /// (its ring time starts now). The names that rang, in order.
+    /// (its ring time starts now); when something else took the display,
+    /// the ring on it goes back to waiting and later rings whole. The names
+    /// that rang, in order.
     mutating func advance(to t: Instant, ringFor: Duration, shown: Bool) -> [String] {
         var rang: [String] = []
         for i in list.indices { if let e = list[i].ends, e <= t {
@@ -167,6 +181,12 @@ public struct ExtraTimers: Equatable, Sendable {
             rang.append(list[i].name)
         } }
         while let h = head, case .ringing(let ended, let since) = list[h].state {
+            if since != nil, !shown {
+                // The box's own count or a daily alarm took the display:
+                // this ring starts again, whole, once it is back.
+                list[h].state = .ringing(ended: ended, since: nil)
+                break
+            }
             if let since {
                 guard since + ringFor <= t else { break }
                 list[h].state = .done
@@ -298,5 +318,19 @@ extension ExtraTimers {
             }
             list.append(ExtraTimer(name: r.name, label: label, duration: .nanoseconds(r.duration), state: state))
         }
+    }
+}
+
+/// An extra timer as the status tells it (`Shell.timers`).
+public struct TimerView: Equatable, Sendable {
+    public var timer: ExtraTimer
+    public var left: Duration
+    /// Its end on the wall clock, while it runs.
+    public var ends: WallTime?
+    /// The count on the display (the buttons act on it).
+    public var shown: Bool
+
+    public init(timer: ExtraTimer, left: Duration, ends: WallTime?, shown: Bool) {
+        (self.timer, self.left, self.ends, self.shown) = (timer, left, ends, shown)
     }
 }

@@ -4,7 +4,7 @@
 ///
 /// The count shown, in order: the box's own count while it rings; the
 /// first extra timer to have rung, while one rings; the count picked with a
-/// long Stop, while it is in progress; the running count that ends soonest
+/// long Stop (or paused with Stop), while it is in progress; the running count that ends soonest
 /// (the box's own count when it has an end); the box's own count while it
 /// is paused or edited; the first paused extra timer; the box's own count.
 extension Machine {
@@ -22,7 +22,7 @@ extension Machine {
     // MARK: - Which count shows
 
     /// The count the display shows and the buttons act on.
-    func focus(at t: Instant) -> CountRef {
+    public func focus(at t: Instant) -> CountRef {
         guard timers.anyActive else { return .main }
         if program.stateName == .ringing { return .main }
         if let h = timers.head { return .extra(timers.list[h].name) }
@@ -176,7 +176,9 @@ extension Machine {
         guard case .extra(let name) = f else { return false }
         do throws(Refusal) {
             switch action {
-            case .pressed(.stop): try timers.pause(name, at: t)
+            case .pressed(.stop):
+                try timers.pause(name, at: t)
+                pick = f  // it stays on the display, paused, until stepped from
             case .pressed(.start): try timers.resume(name, at: t)
             case .pressed(.reset):
                 guard let x = timers.named(name), case .paused = x.state else { return noteNothing(at: t) }

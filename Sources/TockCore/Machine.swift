@@ -368,7 +368,7 @@ public struct Machine: Sendable {
         shown.ledsLit = lit
         shown.ledsKnown = 1 << Self.ledNames.count - 1
 
-        if !timers.isEmpty || shown.timers.map({ !$0.isEmpty }) ?? false, shown.timers != timers {
+        if !timers.isEmpty || shown.timers.map({ !$0.isEmpty }) ?? false, !(shown.timers.map { $0.looksLike(timers) } ?? false) {
             out.append(.timers(timers))
             shown.timers = timers
         }

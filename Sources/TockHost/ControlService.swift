@@ -74,6 +74,16 @@ public final class ControlService: ControlResponder {
                 case .skipNext(let n): try shell.editAlarms(.skipNext(n))
                 }
             } catch { return refused(error) }
+        case .timer(let op):
+            do {
+                switch op {
+                case .list: break
+                case .add(let name, let d): try shell.timer(.add(name: name, duration: d))
+                case .pause(let name): try shell.timer(.pause(name))
+                case .resume(let name): try shell.timer(.resume(name))
+                case .cancel(let name): try shell.timer(.cancel(name))
+                }
+            } catch { return refused(error) }
         }
         return ControlReply(status: status())
     }
@@ -99,6 +109,10 @@ public final class ControlService: ControlResponder {
         s.alarms = core.alarms.entries.enumerated().map { i, e in
             BoxStatus.Alarm(n: i + 1, at: e.alarm.timeText, days: e.alarm.daysText, enabled: e.alarm.enabled, label: e.alarm.label,
                             line: AlarmText.line(e, number: i + 1, zone: zone), next: e.next.map { AlarmText.local($0, zone) })
+        }
+        s.timers = shell.timers().map { v in
+            BoxStatus.Timer(name: v.timer.name, label: v.timer.label, state: v.timer.stateWord, duration: DurationText.format(v.timer.duration),
+                            remainingMs: v.left.nanoseconds / 1_000_000, ends: v.ends.map(CalendarText.format), shown: v.shown)
         }
         switch core.alarms.state {
         case .quiet: break

@@ -120,6 +120,18 @@ public final class Shell {
 
     /// `tock alarm add|rm|on|off|skip-next`.
     public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
+    /// `tock timer add|pause|resume|cancel`.
+    public func timer(_ r: ExtraTimers.Request) throws(Machine.Refusal) { try request(.timer(r)) }
+    /// The extra timers now: each with what is left, its end on the wall
+    /// clock while it runs, and whether it is the count on the display.
+    public func timers() -> [TimerView] {
+        let now = clock()
+        let shown = core.focus(at: now.monotonic)
+        return core.timers.list.map { x in
+            TimerView(timer: x, left: x.left(at: now.monotonic), ends: x.ends.map { now.wall + ($0 - now.monotonic) },
+                      shown: shown == .extra(x.name))
+        }
+    }
 
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }

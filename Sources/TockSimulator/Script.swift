@@ -16,7 +16,10 @@ import TockCore
 /// n extra chatter edges, default 6), `switch <up|down>`, `clock <+|-><seconds>`
 /// (step the wall clock, as NTP or `date -s` would), `clock sync|unsync`
 /// (what the kernel says of the wall clock from then on), `light <lux>`
-/// (the room's light on the mock light sensor, with `light:` configured), `end`.
+/// (the room's light on the mock light sensor, with `light:` configured),
+/// `timer add <name> <duration>`, `timer pause|resume|cancel <name>` (an
+/// extra timer, as `tock timer` asks for it; the run goes on past a
+/// refusal, and `tock sim` then names its line and fails), `end`.
 public struct Script: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case press(Button, hold: Duration)
@@ -25,6 +28,7 @@ public struct Script: Equatable, Sendable {
         case stepClock(Duration)
         case clockSynchronised(Bool)
         case light(Double)
+        case timer(ExtraTimers.Request)
         case end
     }
 
@@ -107,11 +111,21 @@ public struct Script: Equatable, Sendable {
                     throw fail("write clock +<seconds>, clock -<seconds> (e.g. clock +3600), clock sync or clock unsync")
                 }
                 action = .stepClock(sign == "-" ? .zero - d : d)
+            case "timer":
+                switch (args.first, args.count) {
+                case ("add", 3):
+                    guard let d = try? DurationText.parse(args[2]) else { throw fail("\"\(args[2])\" is not a duration (6m, 1h30m, 90s)") }
+                    action = .timer(.add(name: args[1], duration: d))
+                case ("pause", 2): action = .timer(.pause(args[1]))
+                case ("resume", 2): action = .timer(.resume(args[1]))
+                case ("cancel", 2): action = .timer(.cancel(args[1]))
+                default: throw fail("write timer add <name> <duration>, or timer pause|resume|cancel <name>")
+                }
             case "end":
                 guard args.isEmpty else { throw fail("end takes nothing after it") }
                 action = .end
             default:
-                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock, light or end")
+                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock, light, timer or end")
             }
             steps.append(Step(at: at, action: action, line: lineNo))
         }

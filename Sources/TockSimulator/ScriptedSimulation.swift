@@ -29,6 +29,8 @@ public final class ScriptedSimulation {
     public var now: Instant { loop.instant }
     /// The work of ordering the script's events (see `Agenda.work`).
     private(set) var agendaWork = 0
+    /// The script's timer requests the box refused, with their lines.
+    public private(set) var refusals: [String] = []
     private var started = false
 
     public init(config: Configuration, script: Script, epoch: WallTime, trace: ((String) -> Void)? = nil) {
@@ -76,6 +78,10 @@ public final class ScriptedSimulation {
                 loop.schedule(at: .monotonic(t)) { [loop] in loop.wallSynchronised = yes }
             case .light(let lux):
                 loop.schedule(at: .monotonic(t)) { [board] in board.lightChip?.lux = lux }
+            case .timer(let r):
+                loop.schedule(at: .monotonic(t)) { [unowned self] in
+                    do throws(Machine.Refusal) { try shell.timer(r) } catch { refusals.append("script:\(step.line): \(error.description)") }
+                }
             case .end:
                 break
             }

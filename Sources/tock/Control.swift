@@ -109,6 +109,10 @@ func summary(_ s: BoxStatus) -> String {
     if let o = s.overrunMs { parts.append("over by \(o / 1000)s") }
     if s.buzzer { parts.append("buzzer on") }
     if let a = s.alarm { parts.append("alarm \(a)") }
+    let timers = s.timers.filter { $0.state != "done" }
+    if !timers.isEmpty {
+        parts.append("timers " + timers.map { "\($0.name) \($0.state == "running" ? "\(($0.remainingMs + 999) / 1000)s" : $0.state)" }.joined(separator: ", "))
+    }
     if let p = s.light?.problem { parts.append("light sensor: \(p)") }
     if let p = s.clock?.rtc?.problem { parts.append("rtc: \(p)") }
     if s.clock?.synchronised == false {
@@ -279,5 +283,76 @@ struct AlarmCommand: ParsableCommand {
         @OptionGroup var socket: SocketOption
         @Argument(help: "The alarm's number in tock alarm list.") var n: Int
         func run() throws { try AlarmCommand.run(.skipNext(n), socket: socket) }
+    }
+}
+
+struct TimerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timer", abstract: "Named timers beside the box's own count: up to 8 count-downs (docs/timers.md).",
+        subcommands: [List.self, Add.self, Pause.self, Resume.self, Cancel.self], defaultSubcommand: List.self)
+
+    /// Send a timer request and print the list it returns.
+    static func run(_ op: ControlRequest.TimerOp, socket: SocketOption, json: Bool = false) throws {
+        let line = try send(.timer(op), socket: socket)
+        if json {
+            _ = try readReply(line)
+            print(line)
+            return
+        }
+        let s = try readStatus(line)
+        if s.timers.isEmpty { print("no timers (tock timer add EGG 6m)") }
+        for t in s.timers { print(Self.line(t)) }
+    }
+
+    /// `EGG  running  5:59 of 6m  ends 2026-11-26T18:06:00Z  (shown)`.
+    static func line(_ t: BoxStatus.Timer) -> String {
+        let left = t.remainingMs / 1000 + (t.remainingMs % 1000 > 0 ? 1 : 0)
+        let clock = left >= 3600 ? "\(left / 3600):\(two(left / 60 % 60)):\(two(left % 60))" : "\(left / 60):\(two(left % 60))"
+        var out = "\(t.name.padding(toLength: max(t.name.count, 5), withPad: " ", startingAt: 0))  \(t.state.padding(toLength: 7, withPad: " ", startingAt: 0))  \(clock) of \(t.duration)"
+        if let ends = t.ends { out += "  ends \(ends)" }
+        if t.shown { out += "  (shown)" }
+        return out
+    }
+
+    private static func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the timers, what is left and when each ends.")
+        @OptionGroup var socket: SocketOption
+        @Flag(help: "Print the raw JSON reply.") var json = false
+        func run() throws { try TimerCommand.run(.list, socket: socket, json: json) }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Start a timer, e.g. tock timer add EGG 6m.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "A name the display can draw, at most its digits (EGG, rICE, oven).") var name: String
+        @Argument(help: "How long: 6m, 1h30m, 90s, 1:30.") var duration: String
+        func run() throws {
+            let d: Duration
+            do { d = try DurationText.parse(duration) } catch { throw ValidationError(error.description) }
+            try TimerCommand.run(.add(name: name, duration: d), socket: socket)
+        }
+    }
+
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a running timer.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The timer's name.") var name: String
+        func run() throws { try TimerCommand.run(.pause(name), socket: socket) }
+    }
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused timer.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The timer's name.") var name: String
+        func run() throws { try TimerCommand.run(.resume(name), socket: socket) }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Remove a timer, silencing it if it rings.")
+        @OptionGroup var socket: SocketOption
+        @Argument(help: "The timer's name.") var name: String
+        func run() throws { try TimerCommand.run(.cancel(name), socket: socket) }
     }
 }

@@ -63,6 +63,10 @@ struct Sim: ParsableCommand {
         let sim = ScriptedSimulation(config: cfg, script: parsed, epoch: start, trace: out.write)
         sim.run()
         try out.close()
+        guard sim.refusals.isEmpty else {
+            for r in sim.refusals { FileHandle.standardError.write(Data("refused: \(r)\n".utf8)) }
+            throw ExitCode(1)
+        }
     }
 }
 

@@ -81,22 +81,25 @@ import Testing
         a.press(.stop, at: 12)
         a.run(to: 12.5)
         #expect(state(a, "bEAn") == "paused")
-        // PiE runs on and now ends soonest: shown.
-        a.run(to: 21)
-        #expect(a.display == "04:40.")
+        // Paused with Stop, it stays on the display, blinking, while Corn
+        // counts on (lit in this half second of the blink).
+        a.run(to: 21.2)
+        #expect(a.display == "01:29.")
+        #expect(a.core.focus(at: a.t) == .extra("bEAn"))
         #expect(state(a, "Corn") == "running")
-        // Step to bEAn with a long Stop and resume it with Start.
-        a.press(.stop, at: 22, hold: 1.2)
-        a.run(to: 23.5)
+        // A long Stop steps to the box's own count (t1), another to Corn,
+        // another back to bEAn; Start resumes it.
+        for s in [22.0, 24.0, 26.0] { a.press(.stop, at: s, hold: 1.2) }
+        a.run(to: 27.5)
         #expect(a.display == "bEAn.")  // its name first
-        a.run(to: 24.2)
-        #expect(a.display == "01:29.")  // (paused: blinking, lit in this half second)
-        a.press(.start, at: 24.5)
-        a.run(to: 25)
+        #expect(a.displays.contains("  t1.") && a.displays.contains("Corn."))
+        a.press(.start, at: 29.5)
+        a.run(to: 30)
         #expect(state(a, "bEAn") == "running")
+        #expect(state(a, "Corn") == "running")
         // Paused as Stop came up (12.08: it waits for its release, being
-        // a long press when held) with 101 - 12.08 s left; resumed at 24.
-        #expect(a.core.timers.named("bEAn")?.ends == at(24.5) + (at(101) - at(12.08)))
+        // a long press when held) with 101 - 12.08 s left; resumed at 29.5.
+        #expect(a.core.timers.named("bEAn")?.ends == at(29.5) + (at(101) - at(12.08)))
     }
 
     @Test func aPowerCutWithFourRunningContinuesEachExactlyAndOneThatEndedMeanwhileRings() throws {
