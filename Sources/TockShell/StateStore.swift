@@ -13,7 +13,7 @@ public final class StateStore {
     /// The largest state file read, and written: one limit for both, so the
     /// writer never leaves a file the reader refuses. The largest state the
     /// lists' limits allow (20 presets, 10 alarms with 128-byte labels, all
-    /// ringing, and as many set aside) is under 11 KiB (`StateStoreTests`).
+    /// ringing, as many set aside, and 8 extra timers) is under 12 KiB (`StateStoreTests`).
     static let maxFileSize = 16 * 1024
 
     /// Writes are paced by a bucket of `burst` credits, one coming back

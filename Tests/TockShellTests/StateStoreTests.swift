@@ -21,7 +21,7 @@ import TockTestSupport
                    log: Logger(label: "test") { _ in LogCapture(lines: lines) })
     }
 
-    /// Every list at its limit, every label at its longest in bytes.
+    /// Every list at its limit, every label and name at its longest in bytes.
     var largest: Snapshot {
         let label = String(repeating: "\u{1F3CB}", count: DailyAlarm.maxLabel)  // 4 bytes each
         var s = Snapshot(mode: .timer, phase: .running(since: TimeBounds.latestWall.nanoseconds, before: TimeBounds.longest.nanoseconds),
@@ -42,6 +42,11 @@ import TockTestSupport
         let presets = SetAsideEdits.Presets(file: s.presets, presets: s.presets, index: Settings.maxPresets - 1)
         s.setAside = SetAsideEdits(presets: Array(repeating: presets, count: SetAsideEdits.depth),
                                    alarms: Array(repeating: aside, count: SetAsideEdits.depth))
+        // Every extra timer, its name as long as an 8-digit display takes.
+        let latest = TimeBounds.latestWall.nanoseconds
+        s.timers = (0..<ExtraTimers.limit).map { i in
+            TimerRecord(name: "8888888\(i)", duration: Settings.longestPreset.nanoseconds, state: .ringing(ended: latest, since: latest))
+        }
         return s
     }
 
