@@ -116,9 +116,9 @@ extension Machine {
             return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
         }
         if let list = browse, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
-        if timers.anyActive {
+        if counts.active {
             if let name = label(at: t) { return Presentation(.text(name)) }
-            if case .extra(let name) = focus(at: t), let x = timers.named(name) { return presentation(of: x, at: t) }
+            if let i = counts.index { return presentation(of: timers.list[i], at: t) }
         }
         if !program.isIdle { return program.presentation(at: now) }
         if case .snoozed(_, let until) = alarms.state { return Presentation(.down(max(until - t, .zero)), motion: .monotonic) }

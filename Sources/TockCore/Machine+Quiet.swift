@@ -22,7 +22,7 @@ extension Machine {
         var frame = renderer.frame(for: p, at: now.monotonic)
         frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
         if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
-        if severalCounts { frame.lightLastPoint() }
+        if counts.several { frame.lightLastPoint() }
         return frame
     }
 

@@ -58,7 +58,7 @@ extension Machine {
     }
 
     /// More than one count in progress: the display's last point is lit.
-    var severalCounts: Bool {
+    private var severalCounts: Bool {
         guard timers.anyActive else { return false }
         return timers.list.count(where: \.isActive) + (program.isIdle ? 0 : 1) > 1
     }
@@ -89,38 +89,64 @@ extension Machine {
         }
     }
 
+    /// What the display needs of the counts, worked out once per full
+    /// batch (`noteFocus`): a quiet tick reads it, so it costs the same
+    /// whatever the number of timers. Nothing in it changes but at an
+    /// input or a deadline a quiet tick does not pass.
+    struct CountsShown: Equatable, Sendable {
+        /// Extra timers are in progress (else nothing below applies).
+        var active = false
+        /// The extra timer shown, by its place in `timers.list`.
+        var index: Int?
+        /// More than one count in progress: the last point lit.
+        var several = false
+        /// More than one count runs: the name comes back every `labelEvery`.
+        var severalRun = false
+        /// The name shown in place of the count (when its time comes), and
+        /// since when the count it names is shown; nil while a ring shows.
+        var label: String?
+        var since: Instant?
+    }
+
     /// The shown count's name, in place of its count: for `labelFor`
     /// after the shown count changed, then at each `labelEvery` while
     /// more than one count runs. Nil when the count shows.
     func label(at t: Instant) -> String? {
-        guard let l = labelled, timers.anyActive, t >= l.since, program.stateName != .ringing else { return nil }
-        let into = (t - l.since).nanoseconds
-        guard into < Self.labelFor.nanoseconds || runningCount > 1 && into % Self.labelEvery.nanoseconds < Self.labelFor.nanoseconds else { return nil }
-        switch l.ref {
-        case .main: return ExtraTimers.mainLabel
-        case .extra(let name):
-            guard let x = timers.named(name), x.isActive, !timers.isRinging else { return nil }
-            return x.label
-        }
+        guard let text = counts.label, let since = counts.since, t >= since else { return nil }
+        let into = (t - since).nanoseconds
+        guard into < Self.labelFor.nanoseconds || counts.severalRun && into % Self.labelEvery.nanoseconds < Self.labelFor.nanoseconds else { return nil }
+        return text
     }
 
     /// When the name next comes or goes.
     func labelDeadline(at t: Instant) -> Instant? {
-        guard let l = labelled, timers.anyActive, t >= l.since else { return nil }
-        let into = (t - l.since).nanoseconds
+        guard counts.label != nil, let since = counts.since, t >= since else { return nil }
+        let into = (t - since).nanoseconds
         let every = Self.labelEvery.nanoseconds, on = Self.labelFor.nanoseconds
-        if into < on { return l.since + Self.labelFor }
-        guard runningCount > 1 else { return nil }
+        if into < on { return since + Self.labelFor }
+        guard counts.severalRun else { return nil }
         let phase = into % every
         return t + .nanoseconds(phase < on ? on - phase : every - phase)
     }
 
-    /// After a full batch: the shown count changed, so its name shows now.
+    /// At each full batch: which count shows and what the display needs of
+    /// the counts (`counts`); a change of the shown count puts its name up.
     mutating func noteFocus(at t: Instant) {
-        guard timers.anyActive || labelled != nil else { return }
-        guard timers.anyActive else { labelled = nil; return }
+        guard timers.anyActive else {
+            if labelled != nil || counts.active { labelled = nil; counts = CountsShown() }
+            return
+        }
         let f = focus(at: t)
         if labelled?.ref != f { labelled = (f, t) }
+        var c = CountsShown(active: true, several: severalCounts, severalRun: runningCount > 1, since: labelled?.since)
+        switch f {
+        case .main:
+            c.label = program.stateName == .ringing ? nil : ExtraTimers.mainLabel
+        case .extra(let name):
+            c.index = timers.list.firstIndex { $0.name == name }
+            c.label = timers.isRinging ? nil : c.index.map { timers.list[$0].label }
+        }
+        counts = c
     }
 
     // MARK: - Buttons

@@ -71,6 +71,8 @@ public struct Machine: Sendable {
     var pick: CountRef?
     /// The count shown and since when (its name shows first).
     var labelled: (ref: CountRef, since: Instant)?
+    /// What the display needs of the counts, as of the last full batch.
+    var counts = CountsShown()
     /// The preset the last long Start took.
     var gesturePreset: Int?
     /// Extra timers that reached zero during the call in progress.
