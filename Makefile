@@ -213,6 +213,7 @@ bench:
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--out $(BENCH_OUT)/mqtt $(if $(QUICK),--seconds 20 --cycles 4,)
 	@$(MAKE) --no-print-directory bench-tm1637
+	@$(MAKE) --no-print-directory bench-timers
 	@$(MAKE) --no-print-directory bench-kernel-path
 
 ## The display path through a real kernel (Benchmarks/kernel-path/): the
@@ -281,6 +282,13 @@ bench-compare:
 ## and the count-down with the MQTT link up, without display or buzzer
 ## drivers, for the release build and, with BEFORE=path/to/old/tock, an
 ## earlier build beside it (Benchmarks/tick_cost.sh; about 3 minutes a build).
+## What each extra timer costs a second of counting (Benchmarks/timers_cost.sh).
+.PHONY: bench-timers
+bench-timers:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
+	$(DEPLOY_BUILD)
+	bash Benchmarks/timers_cost.sh $(CURDIR)/.build-release/release/tock
+
 .PHONY: bench-tick
 bench-tick:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind mosquitto"
