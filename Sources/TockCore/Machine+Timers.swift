@@ -84,7 +84,7 @@ extension Machine {
         switch x.state {
         case .running(let ends): Presentation(.down(max(ends - t, .zero)), motion: .monotonic)
         case .paused(let left, let at): Presentation(.down(left), blink: Blinks.paused(at))
-        case .ringing(let ended, let since): Presentation(.text(x.label), blink: Blinks.ringing(since ?? ended))
+        case .ringing(let ended, let since): Presentation(.text(drawn(x.label)), blink: Blinks.ringing(since ?? ended))
         case .done: Presentation(.down(.zero))
         }
     }
@@ -118,6 +118,13 @@ extension Machine {
         return text
     }
 
+    /// A name as wide as the display at most: one given on an 8-digit
+    /// display, kept in the state file, and read by a box whose file now
+    /// says 4 digits shows its first 4.
+    private func drawn(_ label: String) -> String {
+        label.count <= renderer.digits ? label : String(label.prefix(renderer.digits))
+    }
+
     /// When the name next comes or goes.
     func labelDeadline(at t: Instant) -> Instant? {
         guard counts.label != nil, let since = counts.since, t >= since else { return nil }
@@ -144,7 +151,7 @@ extension Machine {
             c.label = program.stateName == .ringing ? nil : ExtraTimers.mainLabel
         case .extra(let name):
             c.index = timers.list.firstIndex { $0.name == name }
-            c.label = timers.isRinging ? nil : c.index.map { timers.list[$0].label }
+            c.label = timers.isRinging ? nil : c.index.map { drawn(timers.list[$0].label) }
         }
         counts = c
     }

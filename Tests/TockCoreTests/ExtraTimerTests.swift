@@ -207,6 +207,25 @@ import Testing
         #expect(a.core.timers.named(done.name)?.isRunning == true)
     }
 
+    /// A timer named on an 8-digit display, read back by a box whose file
+    /// now says 4 digits: kept, its name shown by its first 4 characters;
+    /// and the longest timer there is, 99h59m, counts and shows.
+    @Test func aNameWiderThanTheDisplayNowAndTheLongestTimer() throws {
+        var eight = Settings.timer()
+        eight.display.digits = 8
+        var a = VirtualMachine(eight)
+        try add(&a, "bEAnPOt", 5, at: 1)
+        try add(&a, "LONG", 359_940, at: 1)
+        a.run(to: 2)
+        var b = VirtualMachine(.timer(), restoring: a.persisted.last)
+        b.run(to: 6)
+        #expect(b.core.timers.list.map(\.name) == ["bEAnPOt", "LONG"])
+        #expect(b.display?.hasPrefix("bEAn") == true)
+        b.press(.stop, at: 7)
+        b.run(to: 9)
+        #expect(b.display == "99:59")  // 99 h 58 m 53 s left, as H:MM rounded up; alone now (bEAnPOt is done): no point
+    }
+
     @Test func withoutExtraTimersNothingShowsDifferently() {
         var a = VirtualMachine(.timer([.seconds(10)]))
         a.press(.start, at: 1)
