@@ -95,11 +95,11 @@ class TimersTest(unittest.TestCase):
         self.add_in_page("EGG", "6m")
         expect(self.row("EGG")).to_have_count(1)
         expect(page.locator("#timer-error")).to_be_empty()
-        self.add_in_page("PASTA", "10m")
+        self.add_in_page("RICE", "10m")
         expect(page.locator("#timers li")).to_have_count(2)
         expect(page.locator("#timers-none")).to_be_hidden()
-        self.assertEqual(set(self.timers()), {"EGG", "PASTA"})
-        self.assertRegex(self.box.cli("timer", "list"), r"(?s)EGG.*PASTA")
+        self.assertEqual(set(self.timers()), {"EGG", "RICE"})
+        self.assertRegex(self.box.cli("timer", "list"), r"(?s)EGG.*RICE")
         # Listed with their time left, counting down on the page between events.
         egg = self.row("EGG").locator(".left")
         first = clock(egg.inner_text())
@@ -112,7 +112,7 @@ class TimersTest(unittest.TestCase):
         self.assertTrue(self.timers()["EGG"]["shown"])
         expect(self.row("EGG")).to_have_class(re.compile(r"\bshown\b"))
         expect(self.row("EGG").locator("small")).to_contain_text("on the display")
-        expect(self.row("PASTA")).not_to_have_class(re.compile(r"\bshown\b"))
+        expect(self.row("RICE")).not_to_have_class(re.compile(r"\bshown\b"))
         # Pause EGG: paused on the box, the page stops counting it.
         page.get_by_role("button", name="Pause EGG").click()
         expect(self.row("EGG")).to_have_attribute("data-state", "paused")
@@ -121,9 +121,9 @@ class TimersTest(unittest.TestCase):
         page.wait_for_timeout(1200)
         self.assertEqual(egg.inner_text(), held)
         expect(page.get_by_role("button", name="Resume EGG")).to_be_visible()
-        # Cancel PASTA.
-        page.get_by_role("button", name="Cancel PASTA").click()
-        expect(self.row("PASTA")).to_have_count(0)
+        # Cancel RICE.
+        page.get_by_role("button", name="Cancel RICE").click()
+        expect(self.row("RICE")).to_have_count(0)
         self.assertEqual(set(self.timers()), {"EGG"})
         # Refusals in the box's words, under the form, the field marked.
         self.refused_like_the_box("kale", "1m", "timer-name")
