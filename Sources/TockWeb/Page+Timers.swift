@@ -8,7 +8,7 @@ extension Page {
     static let timersHTML = #"""
     <section class="card" aria-labelledby="timers-title">
         <h2 id="timers-title">Timers</h2>
-        <ul id="timers" data-testid="timers"></ul>
+        <ul id="timers"></ul>
         <p id="timers-error" class="error" role="status"></p>
         <p id="timers-none">None: add one with a name the display can show.</p>
         <form id="timer-form">
@@ -30,10 +30,12 @@ extension Page {
     li.timer.shown b::after { content: " \25C9"; }
     """#
 
+    /// Each running timer counts down on the page's own clock from the
+    /// `remaining_ms` the box last sent: the phone's wall clock may differ
+    /// from the box's, so `ends` is not counted from. A refusal of the add
+    /// form marks the field it concerns (neither for the ninth timer).
+    /// (Comments here rather than in the script: they would be sent.)
     static let timersJS = #"""
-    // The extra timers. Each running one counts down on the page's own
-    // clock from the remaining_ms the box last sent (the phone's wall
-    // clock may differ from the box's, so `ends` is not counted from).
     let timerTick;
     function hms(ms) {
       const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, p = (n) => String(n).padStart(2, "0");
@@ -75,7 +77,6 @@ extension Page {
       if (running && !timerTick) timerTick = setInterval(tickTimers, 250);
       else if (!running && timerTick) { clearInterval(timerTick); timerTick = undefined; }
     }
-    // A refusal of the add form marks the field it concerns.
     function sayTimer(text) {
       say(text, "timer-error");
       if (!text) return;
