@@ -22,8 +22,8 @@ extension Page {
 
     static let timersCSS = #"""
     input.tname { width: 7em; } input.tdur { width: 6em; }
-    li.timer b { min-width: 4em; overflow-wrap: anywhere; }
-    li.timer .left { flex: 1 1 4.5em; font-size: 1.25em; font-variant-numeric: tabular-nums; }
+    li.timer b { overflow-wrap: anywhere; }
+    li.timer .left { flex: 1 1 auto; font-size: 1.15em; font-variant-numeric: tabular-nums; }
     li.timer small { flex: 1 0 100%; opacity: .8; }
     li.timer.ring { padding: .4em .6em; border-radius: 8px; background: var(--ring); color: #fff; animation: pulse 1s ease-in-out infinite alternate; }
     li.timer.ring button { background: #fff; color: var(--ring); border: 0; font-weight: 700; }
