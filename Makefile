@@ -112,6 +112,7 @@ WEB_VENV := $(CURDIR)/.cache/web-venv-playwright1.65.2-schemathesis4.32.5
 WEB_EXAMPLES ?= 25
 web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python timers_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
 

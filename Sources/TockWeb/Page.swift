@@ -66,6 +66,7 @@ enum Page {
         <p id="unverified" hidden>The box's clock is not synchronised yet: alarm and countdown times are unverified.</p>
         <p id="message" class="error" role="status"></p>
       </section>
+      \#(timersHTML)
       <section class="card">
         <h2>Mode and preset</h2>
         <div class="field"><label for="mode">Mode</label> <select id="mode">
@@ -172,7 +173,8 @@ enum Page {
     #dismiss { background: transparent; color: #fff; border: 2px solid #fff; font-size: 1.1em; }
     body.ringing header { background: var(--ring); }
     @keyframes pulse { to { filter: brightness(1.25); } }
-    @media (prefers-reduced-motion: reduce) { #ringing { animation: none; } }
+    @media (prefers-reduced-motion: reduce) { #ringing, li.timer.ring { animation: none; } }
+    \#(timersCSS)
     """#
 
     static let js = #"""
@@ -240,20 +242,22 @@ enum Page {
     }
     function fmt(ms) { const s = Math.round(ms / 1000), m = Math.floor(s / 60); return `${m}:${String(s % 60).padStart(2, "0")}`; }
     let buzz;
-    // A ringing count or daily alarm: the red band with a full-width
+    // A ringing count, extra timer (the one on the display: Stop silences
+    // it, as on the box) or daily alarm: the red band with a full-width
     // Silence (or Snooze), the tab's title, and the phone's vibration.
     function ringing(s) {
       const alarm = s.alarm && s.alarm.startsWith("ringing") ? s.alarm.slice(8) : null, count = s.state === "ringing";
-      const on = !!(alarm || count);
+      const timer = (s.timers || []).find((t) => t.state === "ringing" && t.shown);
+      const on = !!(alarm || count || timer), what = alarm ? `Alarm ${alarm}` : count || !timer ? "Time's up" : `${timer.name}: time's up`;
       $("ringing").hidden = !on;
       document.body.classList.toggle("ringing", on);
       if (on) {
-        $("ring-text").textContent = alarm ? `Alarm ${alarm}` : "Time's up";
+        $("ring-text").textContent = what;
         $("silence").textContent = alarm ? "Snooze" : "Silence";
         $("silence").dataset.post = alarm ? "/api/alarm/snooze" : "/api/stop";
         $("dismiss").hidden = !alarm;
       }
-      document.title = on ? `\u23F0 ${alarm ? `Alarm ${alarm}` : "Time's up"} \u2013 Tock` : "Tock";
+      document.title = on ? `\u23F0 ${what} \u2013 Tock` : "Tock";
       if (on && !buzz && navigator.vibrate) {
         const pulse = () => { try { navigator.vibrate([400, 200, 400, 200, 400]); } catch (e) {} };
         pulse(); buzz = setInterval(pulse, 2500);
@@ -282,6 +286,7 @@ enum Page {
       if (s.night && !$("night-form").contains(document.activeElement)) {
         $("night-from").value = s.night.from; $("night-to").value = s.night.to; $("night-level").value = String(s.night.brightness);
       }
+      renderTimers(s.timers || []);
       ringing(s);
       $("unverified").hidden = !s.time_unverified;
       const ul = $("alarms"); ul.innerHTML = "";
@@ -310,6 +315,7 @@ enum Page {
         li.append(b); ul.append(li);
       }
     }
+    \#(timersJS)
     // The live stream is the page's one source: its first event is the
     // status (no GET /api/status on load), then the display's changes; a
     // state, switch or buzzer change reads the status again unless an
@@ -331,6 +337,7 @@ enum Page {
         if (e.ok !== undefined) { first = false; render(e); shown(); return; }
         if (first) { first = false; refresh().then(shown, () => {}); }
         if (e.segments) drawDisplay(e.segments, e.colon, e.display);
+        if (e.timers) { last.timers = e.timers; renderTimers(e.timers); ringing(last); }
         // A daily alarm changes no state: its buzzer says it rings.
         if ((e.state && e.state !== last.state) || (e.switch && e.switch !== last.switch)
             || (e.buzzer !== undefined && e.buzzer !== last.buzzer)) refresh().catch(() => {});

@@ -123,6 +123,10 @@ public final class WebApp: @unchecked Sendable {
         case ("POST", ["alarms"]): return forward(r, ["cmd": "alarm", "op": "add"])
         case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return alarm(a[1], "rm")
         case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return alarm(a[1], a[2])
+        case ("GET", ["timers"]): return forward(.timer(.list))
+        case ("POST", ["timers"]): return forward(r, ["cmd": "timer", "op": "add"])
+        case ("POST", let a) where a.count == 2 && a[0] == "timers" && ["pause", "resume", "cancel"].contains(a[1]):
+            return forward(r, ["cmd": "timer", "op": a[1]])
         case ("POST", ["alarm", "snooze"]): return ring(snooze: true)
         case ("POST", ["alarm", "dismiss"]): return ring(snooze: false)
         case ("GET", ["tokens"]): return listTokens(current: entry.id)

@@ -144,7 +144,8 @@ class BrowserTest(unittest.TestCase):
         expect(page.locator("#program option")).to_have_count(2)
         page.select_option("#program", "E1")
         expect(page.locator("#program")).to_have_value("E1")
-        self.assertEqual(self.box.status()["program"], "E1")
+        # The select shows E1 at once; the request reaches the box a moment later.
+        self.box.wait(lambda: self.box.status()["program"] == "E1", "program E1 on the box", seconds=3)
         self.assertIn("program E1", self.box.cli("status"))
 
     def test_revoked_from_the_command_line(self):

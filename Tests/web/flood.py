@@ -6,8 +6,9 @@ tock-web died or `GET /` did not answer 200 after a flood.
 
     python3 flood.py .build/release/tock .build/release/tock-web [FLOOD ...]
 
-(FLOOD: idle, pairing, bodies, headers, connections, stalled; all by default.)
+(FLOOD: idle, pairing, bodies, headers, connections, stalled, timers; all by default.)
 """
+import http.client
 import json
 import os
 import resource
@@ -175,6 +176,66 @@ def flood_stall(box):
     return f"GET / {code} in {took * 1000:.0f} ms; status {sorted(str(st) for st, _ in results)}, slowest {slowest:.1f} s"
 
 
+def timer_loop(box, name, until, counts, lock):
+    """Add `name` for a minute and cancel it, again and again, on one kept-alive connection (paired)."""
+    c = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10)
+    auth = {"Authorization": f"Bearer {box.token}", "Content-Type": "application/json"}
+    mine = {}
+    while time.monotonic() < until:
+        for path, body in (("/api/timers", {"name": name, "duration": "1m"}), ("/api/timers/cancel", {"name": name})):
+            try:
+                c.request("POST", path, json.dumps(body), auth)
+                r = c.getresponse()
+                r.read()
+                st = r.status
+            except (OSError, http.client.HTTPException):
+                st = "closed"
+                c.close()
+                c = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10)
+            key = f"{path.rsplit('/', 1)[-1]} {st}"
+            mine[key] = mine.get(key, 0) + 1
+    c.close()
+    with lock:
+        for k, v in mine.items():
+            counts[k] = counts.get(k, 0) + v
+
+
+def flood_timers(box):
+    """Add/cancel from a paired client for 10 s on 3 connections (one under the 4 requests
+    the appliance takes at once), then 10 s on 16; a page's status read every 0.1 s meanwhile."""
+    out = []
+    for streams in (3, 16):
+        counts, lock = {}, threading.Lock()
+        until = time.monotonic() + 10
+        names = [f"{letter}{n}" for n in range(1, 10) for letter in "AbCdEFHJLnoPrUy"][:streams]
+        threads = [threading.Thread(target=timer_loop, args=(box, n, until, counts, lock)) for n in names]
+        for th in threads:
+            th.start()
+        page, waits = {}, []
+        while time.monotonic() < until:
+            t = time.monotonic()
+            try:
+                st, _ = box.http("GET", "/api/status", headers={"Cookie": f"tock_token={box.token}"})
+            except OSError:
+                st = "timeout"
+            waits.append(time.monotonic() - t)
+            page[st] = page.get(st, 0) + 1
+            time.sleep(0.1)
+        for th in threads:
+            th.join()
+        left = box.status()["timers"]
+        for t in left:
+            box.cli("timer", "cancel", t["name"])
+        done = sum(counts.values())
+        waits.sort()
+        out.append(f"{streams} streams: {done / 10:.0f} requests/s ({', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))}); "
+                   f"the page's status {sorted(page.items(), key=str)}, median {waits[len(waits) // 2] * 1000:.0f} ms, "
+                   f"slowest {waits[-1] * 1000:.0f} ms; {len(left)} timers left (at most 8)")
+        if len(left) > 8 or any(t["name"] not in names for t in left):
+            out.append("FAILED: the box holds timers it was not asked for")
+    return "; ".join(out)
+
+
 def main():
     tock, tock_web, only = sys.argv[1], sys.argv[2], sys.argv[3:]
     # systemd's default for a service: 1,024 descriptors (the processes started here inherit it).
@@ -188,7 +249,7 @@ def main():
         print("| flood | tock-web RSS MiB (peak) | fds | CPU s | tock run RSS MiB | fds | CPU s | what happened |")
         print("|---|---|---|---|---|---|---|---|", flush=True)
         for name, flood in [("idle", idle), ("pairing", flood_pairing), ("bodies", flood_bodies), ("headers", flood_headers),
-                            ("connections", flood_connections), ("stalled appliance", flood_stall)]:
+                            ("connections", flood_connections), ("stalled appliance", flood_stall), ("timers", flood_timers)]:
             if only and name.split()[0] not in only:
                 continue
             web0, box0 = sample(box.web.pid), sample(box.appliance.pid)
@@ -205,6 +266,8 @@ def main():
             code, _ = get_page(box.port)
             if code != 200:
                 failed.append(f"{name}: GET / answered {code} after the flood")
+            if "FAILED" in what:
+                failed.append(f"{name}: {what}")
             rows.append((name, what, (web0, web1), (box0, box1), took))
             (w0, w1), (a0, a1) = rows[-1][2], rows[-1][3]
             print(f"| {name} ({took:.0f} s) | {w0['rss']:.1f} -> {w1['rss']:.1f} ({w1['hwm']:.1f}) | {w0['fds']} -> {w1['fds']} | "
