@@ -98,6 +98,9 @@ public struct ExtraTimers: Equatable, Sendable {
         guard let label = NamedProgram.label(name) else {
             throw .init("\"\(name.prefix(32))\" cannot be drawn on 7 segments (k, m, q, w, x, z and most signs have no glyph)")
         }
+        guard label.first != " ", label.last != " " else {
+            throw .init("a timer's name neither starts nor ends with a space (it would look like another, or like none)")
+        }
         guard label.count <= digits else { throw .init("\"\(name.prefix(32))\" is longer than the display's \(digits) digits") }
         guard label != Self.mainLabel else { throw .init("\(Self.mainLabel) is what the display calls the box's own count; choose another name") }
         guard duration >= .seconds(1) else { throw .init("a timer counts at least 1s") }

@@ -192,6 +192,9 @@ import Testing
         #expect(refusal(.add(name: "b", duration: .seconds(360_000))).contains("99h59m is the longest"))
         #expect(refusal(.add(name: "b", duration: .zero)).contains("at least 1s"))
         #expect(refusal(.add(name: "t1", duration: .seconds(5))).contains("the box's own count"))
+        for name in ["A1 ", " A1", "    ", " "] {
+            #expect(refusal(.add(name: name, duration: .seconds(5))).contains("neither starts nor ends with a space"), "\(name)")
+        }
         #expect(refusal(.pause("nope")).contains("no timer named nope (timers: A1,"))
         try a.request(.timer(.pause("A1")))
         #expect(refusal(.pause("A1")).contains("A1 is paused; only a running timer pauses"))

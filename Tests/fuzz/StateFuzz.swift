@@ -48,7 +48,10 @@ public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let (again, _) = try? StateFile.decode(StateFile.encode(snap)), again == snap else {
             fatalError("round trip: \(snap)")
         }
-        guard let flat = try? JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(snap).bytes)), flat.snapshot == snap else {
+        // (The flat shape, a group's message, leaves the extra timers out.)
+        var shared = snap
+        shared.timers = nil
+        guard let flat = try? JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(snap).bytes)), flat.snapshot == shared else {
             fatalError("round trip (flat): \(snap)")
         }
         exercise(snap)
