@@ -101,7 +101,7 @@ public final class MqttBridge {
         sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         // The state first: on a slow link it is what a dashboard and an
-        // automation wait for; the discovery configs (about 14 KiB) follow,
+        // automation wait for; the discovery configs (about 16 KiB) follow,
         // and Home Assistant reads the retained state when they arrive.
         publishState(force: true)
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
