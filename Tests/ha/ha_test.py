@@ -679,6 +679,9 @@ async def voice(ha, tock):
     timers = [(t["name"], t["state"], t["duration"]) for t in status().get("timers", [])]
     check(said == "Egg timer added on the Tock: 6 minutes." and timers == [("egg", "running", "6m")],
           "voice: a named timer while the count runs is an extra timer", (said, timers, body))
+    said, _, body = await ha.converse("start the Egg timer for 2 minutes on the Tock")
+    check(said == "There is already a timer named Egg on the Tock." and len(status().get("timers", [])) == 1,
+          "voice: a timer of the same name is not added twice", (said, status().get("timers")))
     said, _, body = await ha.converse("start the pasta timer for 3 minutes on the Tock")
     check(said is not None and said.startswith("The Tock could not add a pasta timer") and len(status().get("timers", [])) == 1,
           "voice: a name the display cannot show (5 letters) is refused", (said, status().get("timers")))
