@@ -74,7 +74,7 @@ check: deps
 ## file, TLS with a throwaway CA), three members of a fleet group, and the
 ## faults: broker down, killed, partitioned (a network namespace), slow,
 ## flooded, wrong login (Tests/mqtt/).
-MQTT_TEST_PACKAGES := mosquitto mosquitto-clients python3-paho-mqtt python3-jsonschema openssl iproute2 iptables
+MQTT_TEST_PACKAGES := mosquitto mosquitto-clients python3-paho-mqtt python3-jsonschema python3-jinja2 openssl iproute2 iptables
 .PHONY: mqtt-test
 mqtt-test:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(MQTT_TEST_PACKAGES)"

@@ -42,15 +42,22 @@ public enum HomeAssistant {
         static let topicKeys = ["state_topic", "command_topic", "json_attributes_topic"]
     }
 
-    /// An MQTT device trigger: `payload` on `<prefix>/event` (not retained).
+    /// An MQTT device trigger: `payload` on `<prefix>/<topic>` (not
+    /// retained), `<prefix>/event` unless said; with `valueTemplate`, the
+    /// payload that template renders from the message (the message itself
+    /// reaches the automation as `trigger.payload_json`).
     public struct Trigger {
         public var type: String
         public var subtype: String
         public var payload: String
-        public init(_ type: String, _ subtype: String, payload: String) {
+        public var topic: String
+        public var valueTemplate: String?
+        public init(_ type: String, _ subtype: String, payload: String, topic: String = "event", valueTemplate: String? = nil) {
             self.type = type
             self.subtype = subtype
             self.payload = payload
+            self.topic = topic
+            self.valueTemplate = valueTemplate
         }
     }
 
@@ -105,10 +112,46 @@ public enum HomeAssistant {
         // when the last one happened and its `event_type` which one, for
         // the logbook, a dashboard and a state trigger. The topic carries
         // the bare name; the template makes it the JSON the platform reads.
-        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.map(\.payload),
+        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.filter { $0.topic == "event" }.map(\.payload),
                                              "value_template": "{{ {'event_type': value} | tojson }}",
                                              "icon": "mdi:bell-ring-outline"]),
+    ] + timerEntities }
+
+    /// The extra timers (docs/timers.md): the list, the next end, the ring
+    /// of each as an event, and a text that adds one ("EGG 6m"). The list
+    /// and the next end change when a timer is added, paused, resumed,
+    /// cancelled or rings, never with the seconds going by.
+    public static var timerEntities: [Entity] { [
+        // How many run, are paused or ring; the list as the attribute
+        // `timers` (the topic carries a JSON list; attributes need an object).
+        Entity("sensor", "timers", "Timers", ["state_topic": "timers", "icon": "mdi:timer-sand",
+                                              "value_template": "{{ value_json | rejectattr('state', 'eq', 'done') | list | count }}",
+                                              "json_attributes_topic": "timers",
+                                              "json_attributes_template": "{{ {'timers': value_json} | tojson }}"]),
+        Entity("sensor", "next_timer", "Next timer ends", ["state_topic": "next_timer", "device_class": "timestamp",
+                                                           "json_attributes_topic": "next_timer_attributes",
+                                                           "icon": "mdi:timer-sand-complete"]),
+        // Each ring as `{"event_type":"timer_finished","name":"EGG",...}`:
+        // the name and duration become the event's attributes.
+        Entity("event", "timer_finished", "Timer finished", ["state_topic": timerEventTopic, "event_types": ["timer_finished"],
+                                                             "icon": "mdi:timer-check-outline"]),
+        // "EGG 6m" adds a timer. No state topic: the box has no "last
+        // added" to show, and a text's state must match its pattern, so
+        // Home Assistant shows what was typed last (assumed state).
+        Entity("text", "add_timer", "Add timer", ["command_topic": "cmd", "icon": "mdi:timer-plus-outline",
+                                                  "command_template": addTimerTemplate,
+                                                  "pattern": addTimerPattern, "min": 3, "max": 40]),
     ] }
+
+    /// Where the extra timers' rings are told (not retained).
+    public static let timerEventTopic = "timer_event"
+    /// A name (the box says whether it can draw it), spaces, a duration.
+    public static let addTimerPattern = #"^\S{1,16} +[0-9][0-9hms:.]*$"#
+    /// The add request, made by Home Assistant's own JSON encoder, so a
+    /// name with quotes or other signs still makes valid JSON (and the box
+    /// refuses the name, saying why).
+    public static let addTimerTemplate =
+        "{% set p = value.split(' ', 1) %}{{ {'cmd': 'timer', 'op': 'add', 'name': p[0], 'duration': p[1] | trim} | tojson }}"
 
     /// The brightness by day and the night schedule, on the device's
     /// Configuration card: each sends the control socket's `brightness` or
@@ -178,6 +221,10 @@ public enum HomeAssistant {
         Trigger("alarm_dismissed", "alarm", payload: "alarm_dismissed"),
         // A named interval program going from work to rest or back.
         Trigger("phase_changed", "program", payload: "phase_changed"),
+        // An extra timer reaching zero, whichever: the automation reads its
+        // name as `trigger.payload_json.name`.
+        Trigger("timer_finished", "timers", payload: "timer_finished", topic: timerEventTopic,
+                valueTemplate: "{{ value_json.event_type }}"),
     ] }
 
     /// The configs, as (topic, payload): the entities, the brightness and
@@ -229,15 +276,17 @@ public enum HomeAssistant {
             return ("\(c.discoveryPrefix)/\(e.component)/\(node)/\(e.object)/config", payload)
         }
         for t in triggers {
-            out.append(("\(c.discoveryPrefix)/device_automation/\(node)/\(t.type)/config", [
+            var trigger: [String: Any] = [
                 "automation_type": "trigger",
-                "topic": "\(p)/event",
+                "topic": "\(p)/\(t.topic)",
                 "type": t.type,
                 "subtype": t.subtype,
                 "payload": t.payload,
                 "qos": qos,
                 "device": device,
-            ]))
+            ]
+            if let v = t.valueTemplate { trigger["value_template"] = v }
+            out.append(("\(c.discoveryPrefix)/device_automation/\(node)/\(t.type)/config", trigger))
         }
         return out
     }

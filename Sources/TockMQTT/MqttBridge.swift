@@ -101,7 +101,7 @@ public final class MqttBridge {
         sentAt = [:]
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         // The state first: on a slow link it is what a dashboard and an
-        // automation wait for; the discovery configs (about 14 KiB) follow,
+        // automation wait for; the discovery configs (about 16 KiB) follow,
         // and Home Assistant reads the retained state when they arrive.
         publishState(force: true)
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
@@ -118,8 +118,14 @@ public final class MqttBridge {
     /// After each batch of outputs: fire its events, and send the state
     /// topics whose value changed (each at most once a second).
     func outputs(_ change: BoxChange) {
-        guard client.link == .connected, change.isVisible else { return }
+        guard client.link == .connected, change.isVisible || !change.timersRang.isEmpty else { return }
         client.measure {
+            // Each extra timer that reached zero, with its name (before the
+            // early return: a ring is told even in a batch of digits).
+            for name in change.timersRang {
+                let payload = MqttStateTopics.timerFinished(name, duration: shell.core.timers.named(name)?.duration)
+                client.publish("\(config.topicPrefix)/\(HomeAssistant.timerEventTopic)", Array(payload.utf8), retain: false)
+            }
             // The digits going by change nothing but the topics that follow
             // the count's time; anything else rebuilds them all.
             if change.displayOnly { return publishState(force: false, clockOnly: true) }

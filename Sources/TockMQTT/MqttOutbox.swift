@@ -2,7 +2,7 @@
 /// await their acknowledgement, retained values wait for room (only the
 /// latest of each topic), anything else is dropped when there is none.
 ///
-/// Home Assistant's discovery configs (about 14 KiB on connecting, every
+/// Home Assistant's discovery configs (about 16 KiB on connecting, every
 /// one of them retained) are at most `maxDiscoveryInFlight` at a time, and
 /// the box's own topics go first: on a slow link a change made while the
 /// configs go out (a count ringing) waits behind a few of them, not behind

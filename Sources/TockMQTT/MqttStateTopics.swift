@@ -76,7 +76,39 @@ enum MqttStateTopics {
         for (i, e) in core.alarms.entries.enumerated() {
             values.append(("alarm_\(i + 1)", e.alarm.enabled ? "ON" : "OFF"))
         }
+        values += timerValues(shell.timers())
         return values
+    }
+
+    /// The extra timers' topics: `timers`, the list (a JSON array in the
+    /// order they were added), and `next_timer`, the earliest end of those
+    /// running (`None` when none runs) with `next_timer_attributes`
+    /// (`{"name":"EGG"}`, or `{}`). Neither follows the seconds: a running
+    /// timer says when it ends (to the nearest second, as `finishes_at`),
+    /// a paused one what it has left, so the values change only when a
+    /// timer is added, paused, resumed, cancelled, rings or is silenced.
+    static func timerValues(_ timers: [TimerView]) -> [(String, String)] {
+        let list: [[String: Any]] = timers.map { v in
+            var o: [String: Any] = ["name": v.timer.name, "state": v.timer.stateWord,
+                                    "duration": DurationText.format(v.timer.duration)]
+            if let ends = v.ends { o["ends"] = timestamp(ends + .milliseconds(500)) } else { o["remaining_ms"] = wholeSeconds(v.left, up: true) * 1000 }
+            return o
+        }
+        let next = timers.filter { $0.ends != nil }.min { $0.ends! < $1.ends! }
+        return [
+            ("timers", String(decoding: JSONText.bytes(list), as: UTF8.self)),
+            ("next_timer", next?.ends.map { timestamp($0 + .milliseconds(500)) } ?? "None"),
+            ("next_timer_attributes", String(decoding: JSONText.bytes(next.map { ["name": $0.timer.name] } ?? [String: Any]()), as: UTF8.self)),
+        ]
+    }
+
+    /// The payload on `<prefix>/timer_event` when extra timer `name` has
+    /// reached zero: Home Assistant's event entity takes `event_type`, and
+    /// the rest as the event's attributes.
+    static func timerFinished(_ name: String, duration: Duration?) -> String {
+        var o: [String: Any] = ["event_type": "timer_finished", "name": name]
+        if let duration { o["duration"] = DurationText.format(duration) }
+        return String(decoding: JSONText.bytes(o), as: UTF8.self)
     }
 
     /// The daily alarms' switch names, in `tock alarm list`'s order.

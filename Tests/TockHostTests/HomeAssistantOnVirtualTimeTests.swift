@@ -63,7 +63,7 @@ import TockLoop
             #expect(c["qos"] as? Int == 1, "\(topic)")
         }
         let triggers = all.filter { $0.key.contains("/device_automation/") }.values.compactMap { $0["type"] as? String }
-        #expect(Set(triggers) == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed"])
+        #expect(Set(triggers) == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed", "timer_finished"])
         withExtendedLifetime(b) {}
     }
 

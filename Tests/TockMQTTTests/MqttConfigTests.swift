@@ -3,7 +3,7 @@ import Testing
 import TockTestSupport
 @testable import TockMQTT
 @testable import TockConfig
-import TockCore
+@testable import TockCore
 
 @Suite struct MqttConfigTests {
     func problems(_ yaml: String) -> [String] { configProblems(yaml).map(\.description) }
@@ -129,10 +129,55 @@ import TockCore
     @Test func triggersCarryWhatADeviceTriggerNeedsAndNothingElse() {
         let triggers = configs.filter { $0.topic.contains("/device_automation/") }
         #expect(triggers.count == HomeAssistant.triggers.count)
-        for (_, t) in triggers {
+        for (_, t) in triggers where t["type"] as? String != "timer_finished" {
             #expect(Set(t.keys) == ["automation_type", "topic", "type", "subtype", "payload", "qos", "device"])
             #expect(t["topic"] as? String == "tock/tock/event")
         }
+        // An extra timer's end: its own topic, whose JSON the template reads.
+        let timer = triggers.first { $0.payload["type"] as? String == "timer_finished" }?.payload ?? [:]
+        #expect(Set(timer.keys) == ["automation_type", "topic", "type", "subtype", "payload", "qos", "device", "value_template"])
+        #expect(timer["topic"] as? String == "tock/tock/timer_event" && timer["payload"] as? String == "timer_finished")
+    }
+
+    @Test func theExtraTimersEntitiesReadOneListTopicAndTheAddTextMakesARequest() throws {
+        func config(_ suffix: String) throws -> [String: Any] {
+            try #require(configs.first { $0.topic.hasSuffix(suffix) }?.payload)
+        }
+        let timers = try config("/sensor/tock/timers/config")
+        #expect(timers["state_topic"] as? String == "tock/tock/timers" && timers["json_attributes_topic"] as? String == "tock/tock/timers")
+        #expect(try config("/sensor/tock/next_timer/config")["device_class"] as? String == "timestamp")
+        // The Events entity keeps its four: the extra timers' end has an entity of its own.
+        #expect(try config("/event/tock/events/config")["event_types"] as? [String]
+                == ["count_finished", "alarm_ringing", "alarm_dismissed", "phase_changed"])
+        #expect(try config("/event/tock/timer_finished/config")["state_topic"] as? String == "tock/tock/timer_event")
+        let add = try config("/text/tock/add_timer/config")
+        #expect(add["command_topic"] as? String == "tock/tock/cmd" && add["state_topic"] == nil)
+        #expect((add["command_template"] as? String)?.contains("| tojson") == true)
+    }
+
+    @Test func theTimersTopicsFollowTheTimersNotTheClock() {
+        let now = Instant(nanoseconds: 10_000_000_000)
+        let wall = WallTime(secondsSince1970: 1_800_000_000)
+        func view(_ name: String, _ state: ExtraTimer.State, left: Duration) -> TimerView {
+            let x = ExtraTimer(name: name, label: name, duration: .seconds(360), state: state)
+            return TimerView(timer: x, left: left, ends: x.ends.map { wall + ($0 - now) }, shown: false)
+        }
+        let values = Dictionary(uniqueKeysWithValues: MqttStateTopics.timerValues([
+            view("EGG", .running(ends: now + .milliseconds(359_600)), left: .milliseconds(359_600)),
+            view("tEA", .paused(left: .milliseconds(170_200), at: now), left: .milliseconds(170_200)),
+            view("brEd", .running(ends: now + .seconds(30)), left: .seconds(30)),
+            view("E\"G", .done, left: .zero),
+        ]))
+        #expect(values["timers"] == #"[{"duration":"6m","ends":"2027-01-15T08:06:00+00:00","name":"EGG","state":"running"},"#
+                + #"{"duration":"6m","name":"tEA","remaining_ms":171000,"state":"paused"},"#
+                + #"{"duration":"6m","ends":"2027-01-15T08:00:30+00:00","name":"brEd","state":"running"},"#
+                + #"{"duration":"6m","name":"E\"G","remaining_ms":0,"state":"done"}]"#)
+        #expect(values["next_timer"] == "2027-01-15T08:00:30+00:00")
+        #expect(values["next_timer_attributes"] == #"{"name":"brEd"}"#)
+        #expect(MqttStateTopics.timerFinished("ÉGG", duration: .seconds(90))
+                == #"{"duration":"1m30s","event_type":"timer_finished","name":"ÉGG"}"#)
+        let none = Dictionary(uniqueKeysWithValues: MqttStateTopics.timerValues([]))
+        #expect(none == ["timers": "[]", "next_timer": "None", "next_timer_attributes": "{}"])
     }
 
     @Test func anAlarmSwitchCommandsTheAlarmByItsNumber() throws {

@@ -78,6 +78,10 @@ ENTITIES = {
     "time.tock_kitchen_night_from": (None, None),
     "time.tock_kitchen_night_to": (None, None),
     "number.tock_kitchen_night_brightness": (None, None),
+    "sensor.tock_kitchen_timers": (None, None),
+    "sensor.tock_kitchen_next_timer": ("timestamp", None),
+    "event.tock_kitchen_timer_finished": (None, None),
+    "text.tock_kitchen_add_timer": (None, None),
 }
 # Shown only while there is a night schedule (there is none at first).
 NIGHT_PARTS = {"time.tock_kitchen_night_from", "time.tock_kitchen_night_to", "number.tock_kitchen_night_brightness"}
@@ -94,7 +98,7 @@ OLD_ENTITIES = ["sensor.tock_kitchen_state", "sensor.tock_kitchen_display", "sen
                 "button.tock_kitchen_start", "button.tock_kitchen_stop", "button.tock_kitchen_reset",
                 "select.tock_kitchen_mode", "text.tock_kitchen_preset"]
 TRIGGERS = {("count_finished", "timer"), ("alarm_ringing", "alarm"), ("alarm_dismissed", "alarm"),
-            ("phase_changed", "program")}
+            ("phase_changed", "program"), ("timer_finished", "timers")}
 
 ROWS = "recorder rows"
 
@@ -215,7 +219,26 @@ recorder:
   commit_interval: 1
 history:
 conversation:
-automation: []
+# An owner's automation on an extra timer's end (docs/mqtt.md): a state
+# trigger on the Timer finished event entity, the timer's name from its
+# attributes.
+input_text:
+  tock_last_timer:
+    name: Last Tock timer done
+automation:
+  - id: tock_timer_done
+    alias: Tock timer done
+    triggers:
+      - trigger: state
+        entity_id: event.tock_kitchen_timer_finished
+        not_from: unavailable
+    conditions:
+      - condition: template
+        value_template: "{{{{ trigger.to_state.attributes.event_type == 'timer_finished' }}}}"
+    actions:
+      - action: input_text.set_value
+        target: {{entity_id: input_text.tock_last_timer}}
+        data: {{value: "{{{{ trigger.to_state.attributes.name }}}}"}}
 logger:
   default: warning
 """)
@@ -484,7 +507,14 @@ async def measure(ha, tock, args, entities, dev, triggers_seen):
     await ha.wait_value("text.tock_kitchen_preset", "5m")
     await ha.service("button", "press", "button.tock_kitchen_start")
     await ha.wait_value("sensor.tock_kitchen_state", "running")
+    if dev:
+        # An extra timer counting beside the box's own count.
+        tock.request({"cmd": "timer", "op": "add", "name": "tEA", "duration": "10m"})
+        await ha.wait_value("sensor.tock_kitchen_timers", "1")
+        await asyncio.sleep(1.5)
     table["running"] = await count_changes(ha, entities, w)
+    if dev:
+        tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
     await ha.service("button", "press", "button.tock_kitchen_stop")
     await ha.wait_value("sensor.tock_kitchen_state", "paused")
     await asyncio.sleep(1.5)
@@ -643,6 +673,25 @@ async def voice(ha, tock):
     said, _, body = await ha.converse("set the Tock for 9 minutes")
     check(said == "The Tock is running; stop and reset it first." and status()["state"] == "running",
           "voice: a running count is not replaced", (said, status()["state"]))
+    # A named timer while the count runs: an extra timer of that name.
+    said, ms, body = await ha.converse("start the egg timer for 6 minutes on the Tock")
+    latencies.append(("Voice \"start the egg timer ...\" while the count runs (text in, reply out)", ms))
+    timers = [(t["name"], t["state"], t["duration"]) for t in status().get("timers", [])]
+    check(said == "Egg timer added on the Tock: 6 minutes." and timers == [("egg", "running", "6m")],
+          "voice: a named timer while the count runs is an extra timer", (said, timers, body))
+    said, _, body = await ha.converse("start the Egg timer for 2 minutes on the Tock")
+    check(said == "There is already a timer named Egg on the Tock." and len(status().get("timers", [])) == 1,
+          "voice: a timer of the same name is not added twice", (said, status().get("timers")))
+    said, _, body = await ha.converse("start the pasta timer for 3 minutes on the Tock")
+    check(said is not None and said.startswith("The Tock could not add a pasta timer") and len(status().get("timers", [])) == 1,
+          "voice: a name the display cannot show (5 letters) is refused", (said, status().get("timers")))
+    await asyncio.sleep(1.1)
+    said, ms, body = await ha.converse("cancel the egg timer")
+    latencies.append(("Voice \"cancel the egg timer\" (text in, reply out)", ms))
+    check(said == "Egg timer cancelled on the Tock." and status().get("timers", []) == [],
+          "voice: cancel the egg timer", (said, status().get("timers"), body))
+    said, _, _ = await ha.converse("cancel the egg timer on the kitchen Tock")
+    check(said == "There is no egg timer on the kitchen Tock.", "voice: cancel a timer that is not there", said)
     tock.request({"cmd": "stop"})
     await ha.wait_value("sensor.tock_kitchen_state", "paused")
     said, _, _ = await ha.converse("how long is left on the kitchen Tock")
@@ -672,6 +721,79 @@ async def voice(ha, tock):
     tock.request({"cmd": "stop"})
     tock.request({"cmd": "reset"})
     await ha.wait_value("sensor.tock_kitchen_state", "ready")
+
+
+async def extra_timers(ha, tock, trigger_ids):
+    """The extra timers: listed, added from the Add timer text and by
+    mqtt.publish, a name Tock cannot draw refused, and an automation on
+    Timer finished run with the timer's name; the device trigger too."""
+    def trigger_payloads(kind):
+        out, kept = [], []
+        while not ha.events.empty():
+            ev = ha.events.get_nowait()
+            if trigger_ids.get(ev["id"]) == kind:
+                out.append(((ev["event"].get("variables") or {}).get("trigger") or {}).get("payload_json"))
+            else:
+                kept.append(ev)
+        for ev in kept:
+            ha.events.put_nowait(ev)
+        return out
+    check(await ha.wait_value("sensor.tock_kitchen_timers", "0"), "timers: none at first",
+          await ha.state("sensor.tock_kitchen_timers"))
+    check(await ha.value("sensor.tock_kitchen_next_timer") == "unknown", "timers: no next end",
+          await ha.value("sensor.tock_kitchen_next_timer"))
+    added = datetime.datetime.now(datetime.timezone.utc)
+    check(await ha.timed("Add timer", "text", "set_value", "text.tock_kitchen_add_timer", {"value": "EGG 4s"},
+                         "sensor.tock_kitchen_timers", "1"), "timers: the Add timer text adds one")
+    s = await ha.state("sensor.tock_kitchen_timers") or {"attributes": {}}
+    listed = s["attributes"].get("timers") or [{}]
+    check([(t.get("name"), t.get("state"), t.get("duration")) for t in listed] == [("EGG", "running", "4s")],
+          "timers: the list as an attribute", s)
+    try:
+        ends = datetime.datetime.fromisoformat(await ha.value("sensor.tock_kitchen_next_timer"))
+        late = (ends - added).total_seconds() - 4
+    except (TypeError, ValueError) as e:
+        ends, late = e, None
+    check(late is not None and -2 <= late <= 3, "timers: Next timer ends is the add plus 4 s", ends)
+    check(await ha.wait_value("input_text.tock_last_timer", "EGG", 10), "timers: the automation on Timer finished ran, with the name",
+          await ha.state("input_text.tock_last_timer"))
+    ev = await ha.state("event.tock_kitchen_timer_finished") or {"attributes": {}}
+    check(ev["attributes"].get("event_type") == "timer_finished" and ev["attributes"].get("name") == "EGG",
+          "timers: the Timer finished event names the timer", ev)
+    await asyncio.sleep(0.5)
+    fired = trigger_payloads("timer_finished")
+    check([p and p.get("name") for p in fired] == ["EGG"], "timers: the timer_finished device trigger fired with the name", fired)
+    check(await ha.wait_value("sensor.tock_kitchen_next_timer", "unknown"), "timers: no next end while it rings")
+    st = tock.request({"cmd": "timer", "op": "list"})
+    check([(t["name"], t["state"]) for t in st.get("timers", [])] == [("EGG", "ringing")], "timers: the box says EGG rings", st)
+    tock.request({"cmd": "timer", "op": "cancel", "name": "EGG"})
+    check(await ha.wait_value("sensor.tock_kitchen_timers", "0"), "timers: cancelled")
+    # By mqtt.publish, as docs/mqtt.md shows, with a pause.
+    await asyncio.sleep(1.1)
+    await ha.call(type="call_service", domain="mqtt", service="publish",
+                  service_data={"topic": f"tock/{NODE}/cmd", "payload": '{"cmd":"timer","op":"add","name":"tEA","duration":"10m"}'})
+    check(await ha.wait_value("sensor.tock_kitchen_timers", "1"), "timers: added by mqtt.publish")
+    await asyncio.sleep(1.1)
+    await ha.call(type="call_service", domain="mqtt", service="publish",
+                  service_data={"topic": f"tock/{NODE}/cmd", "payload": '{"cmd":"timer","op":"pause","name":"tEA"}'})
+
+    async def paused():
+        s = await ha.state("sensor.tock_kitchen_timers")
+        t = (s or {}).get("attributes", {}).get("timers") or [{}]
+        return t[0] if t[0].get("state") == "paused" else None
+    try:
+        t = await wait_for(paused, 10, "tEA paused")
+        check(590_000 <= t.get("remaining_ms", 0) <= 600_000, "timers: paused with what it has left", t)
+    except AssertionError as e:
+        check(False, "timers: paused by mqtt.publish", repr(e))
+    # A name the display cannot draw: refused by the box, nothing changes.
+    await asyncio.sleep(1.1)
+    await ha.service("text", "set_value", "text.tock_kitchen_add_timer", value='E"G 1m')
+    await asyncio.sleep(1.5)
+    check(await ha.value("sensor.tock_kitchen_timers") == "1" and len(tock.request({"cmd": "timer", "op": "list"})["timers"]) == 1,
+          "timers: a name the box cannot draw changes nothing")
+    tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
+    check(await ha.wait_value("sensor.tock_kitchen_timers", "0"), "timers: none left")
 
 
 async def main(args):
@@ -792,6 +914,10 @@ async def main(args):
                 "platform": "device", "domain": "mqtt", "device_id": dev["id"], "type": type_, "subtype": subtype})
             return sub
         trigger_ids = {await subscribe_trigger(t, s): t for t, s in TRIGGERS}
+        try:
+            await extra_timers(ha, tock, trigger_ids)
+        except (AssertionError, KeyError, TypeError) as e:
+            check(False, "extra_timers: ran to the end", repr(e))
 
         def triggers_seen():
             seen = []

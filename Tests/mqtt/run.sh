@@ -9,7 +9,8 @@
 # exits non-zero when a test failed.
 #
 # Needs, on Debian 12: mosquitto mosquitto-clients python3-paho-mqtt
-# python3-jsonschema openssl iproute2 iptables; root for the network
+# python3-jsonschema python3-jinja2 (the Add timer text's template, rendered
+# as Home Assistant does) openssl iproute2 iptables; root for the network
 # partition test (a network namespace). The brokers listen on 127.0.0.1 on
 # free ports (and on a veth address inside the test's own namespace), so a
 # system mosquitto service on 1883 does not matter and is left alone.
@@ -24,9 +25,9 @@ missing=()
 for tool in mosquitto mosquitto_passwd openssl ip iptables; do
 	command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
 done
-"$py" -c 'import paho.mqtt.client, jsonschema' 2>/dev/null || missing+=("python3-paho-mqtt/python3-jsonschema")
+"$py" -c 'import paho.mqtt.client, jsonschema, jinja2' 2>/dev/null || missing+=("python3-paho-mqtt/python3-jsonschema/python3-jinja2")
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "mqtt: missing: ${missing[*]} (apt-get install mosquitto mosquitto-clients python3-paho-mqtt python3-jsonschema openssl iproute2 iptables)" >&2
+	echo "mqtt: missing: ${missing[*]} (apt-get install mosquitto mosquitto-clients python3-paho-mqtt python3-jsonschema python3-jinja2 openssl iproute2 iptables)" >&2
 	echo "mqtt: 0 passed, 1 failed (0 s)"
 	exit 1
 fi

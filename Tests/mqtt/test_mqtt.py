@@ -42,8 +42,10 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("sensor", "next_alarm"), ("binary_sensor", "clock_synchronised"), ("sensor", "finishes_at"), ("button", "snooze"), ("button", "dismiss"),
                      ("event", "events"), ("number", "brightness"), ("switch", "night"), ("time", "night_from"),
                      ("time", "night_to"), ("number", "night_brightness"),
+                     ("sensor", "timers"), ("sensor", "next_timer"), ("event", "timer_finished"), ("text", "add_timer"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
-                     ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed")]
+                     ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed"),
+                     ("device_automation", "timer_finished")]
 MODES = ["timer", "stopwatch", "countdown", "interval"]
 # The line for a lost link, as docs/mqtt.md writes it: `mqtt: connection lost
 # (...) to HOST:PORT; retrying in Ns`; one assertion
@@ -476,7 +478,8 @@ class DiscoveryTest(MqttCase):
             errors = sorted(self.validator(component).iter_errors(config), key=lambda e: list(e.path))
             self.assertEqual([f"{list(e.path)}: {e.message}" for e in errors], [], f"{msg.topic}: {config}")
             if component == "device_automation":
-                self.assertEqual((config["topic"], config["payload"]), (f"{p}/event", obj))
+                topic = f"{p}/timer_event" if obj == "timer_finished" else f"{p}/event"
+                self.assertEqual((config["topic"], config["payload"]), (topic, obj))
                 continue
             self.assertEqual(config["unique_id"], f"{node}_{obj}")
             self.assertEqual(config["default_entity_id"], f"{component}.tock_{node}_{obj}")
@@ -560,6 +563,171 @@ class DiscoveryTest(MqttCase):
         late = self.subscriber(b, topics=["homeassistant/#"])
         time.sleep(0.5)
         self.assertEqual([x.topic for x in late.messages()], [], "discovery configs still retained")
+
+
+# ======================================================================= extra timers
+
+TIMER_TOPICS = ("timers", "next_timer", "next_timer_attributes")
+
+
+def render_add_timer(template, value):
+    """What Home Assistant sends for the Add timer text: its command
+    template rendered by Jinja (Home Assistant's tojson is Python's JSON
+    encoder; Jinja's own escapes <, >, & and ' too, still valid JSON)."""
+    import jinja2
+    return jinja2.Environment().from_string(template).render(value=value)
+
+
+class TimersTest(MqttCase):
+    """The extra timers (docs/timers.md) on MQTT: added, paused, cancelled
+    through P/cmd, listed on P/timers once per change, each ring on
+    P/timer_event with its name."""
+
+    def watched(self):
+        b = self.broker()
+        m = self.member("kitchen", b, presets=("9m",))
+        m.wait_link("connected")
+        s = self.subscriber(b, topics=[f"{m.prefix}/#", "homeassistant/#"])
+        s.wait_value(f"{m.prefix}/timers", "[]", 5)
+        time.sleep(1.1)  # past the one-a-second rule of the retained values
+        return b, m, s
+
+    def timers(self, s, m):
+        return json.loads(s.text(f"{m.prefix}/timers") or "[]")
+
+    def test_add_list_ring_and_cancel_over_mqtt(self):
+        b, m, s = self.watched()
+        p = m.prefix
+        mark = s.mark()
+        r = s.request(p, {"cmd": "timer", "op": "add", "name": "EGG", "duration": "3s"})
+        self.assertIs(r.get("ok"), True, r)
+        s.wait(lambda s: any(t["name"] == "EGG" for t in self.timers(s, m)), 3, "EGG on P/timers")
+        egg = self.timers(s, m)[0]
+        self.assertEqual((egg["state"], egg["duration"]), ("running", "3s"), egg)
+        self.assertRegex(egg["ends"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")
+        self.assertEqual(s.text(f"{p}/next_timer"), egg["ends"])
+        self.assertEqual(json.loads(s.text(f"{p}/next_timer_attributes")), {"name": "EGG"})
+        # Its ring: an event with its name, not retained; the list says ringing.
+        ev = s.wait_topic(f"{p}/timer_event", 6, since=mark)
+        self.assertEqual(json.loads(ev.payload), {"event_type": "timer_finished", "name": "EGG", "duration": "3s"})
+        self.assertFalse(ev.retain)
+        s.wait(lambda s: [t["state"] for t in self.timers(s, m)] == ["ringing"], 3, "EGG ringing on P/timers")
+        self.assertEqual(s.text(f"{p}/next_timer"), "None")
+        # The socket and the topic agree.
+        self.assertEqual([(t["name"], t["state"]) for t in m.status()["timers"]], [("EGG", "ringing")])
+        time.sleep(1.5)
+        per_change = {t: len(s.messages(f"{p}/{t}", mark)) for t in TIMER_TOPICS}
+        nbytes = sum(len(x.payload) for t in TIMER_TOPICS for x in s.messages(f"{p}/{t}", mark))
+        print(f"  timers: add then ring, 2 changes: {per_change} publishes, {nbytes} bytes "
+              f"(+{len(s.messages(f'{p}/timer_event', mark))} on timer_event)", flush=True)
+        self.assertLessEqual(per_change["timers"], 2, per_change)
+        # A quiet minute's worth of seconds changes nothing on the timers' topics.
+        r = s.request(p, {"cmd": "timer", "op": "add", "name": "tEA", "duration": "10m"})
+        self.assertIs(r.get("ok"), True, r)
+        time.sleep(1.5)
+        quiet = s.mark()
+        time.sleep(4)
+        self.assertEqual([x.topic for x in s.messages(since=quiet) if x.topic.rsplit("/", 1)[-1] in TIMER_TOPICS], [],
+                         "the timers' topics follow the seconds")
+        # Pause, resume, cancel.
+        for op, want in (("pause", "paused"), ("resume", "running"), ("cancel", None)):
+            time.sleep(1.1)
+            r = s.request(p, {"cmd": "timer", "op": op, "name": "tEA"})
+            self.assertIs(r.get("ok"), True, f"{op}: {r}")
+            s.wait(lambda s: [t["state"] for t in self.timers(s, m) if t["name"] == "tEA"] == ([want] if want else []), 3,
+                   f"tEA {want} on P/timers")
+            if want == "paused":
+                self.assertEqual(self.timers(s, m)[-1]["remaining_ms"] % 1000, 0)
+
+    def test_add_timer_text_as_home_assistant_sends_it_and_refusals(self):
+        b, m, s = self.watched()
+        p = m.prefix
+        node = "kitchen"
+        s.wait(lambda s: s.messages(discovery_topic("text", node, "add_timer")), 5, "the Add timer config")
+        text = json.loads(s.last(discovery_topic("text", node, "add_timer")).payload)
+        pattern = re.compile(text["pattern"])
+        ok = render_add_timer(text["command_template"], "brEd 3m30s")
+        self.assertEqual(json.loads(ok), {"cmd": "timer", "op": "add", "name": "brEd", "duration": "3m30s"})
+        r = s.request(p, ok.encode())
+        self.assertIs(r.get("ok"), True, r)
+        s.wait(lambda s: [t["name"] for t in self.timers(s, m)] == ["brEd"], 3, "brEd on P/timers")
+        # Values a person may type: refused with a sentence naming why, and logged.
+        for value, why in (('E"G 1m', "cannot be drawn"), ("ÉGG 1m", "cannot be drawn"), ("É\u00e9'x 1m", "cannot be drawn"),
+                           ("PASTAPASTAPASTA1 1m", "longer than the display's"), ("EGG 100h", "99h59m is the longest"),
+                           ("t1 1m", "the box's own count"), ("brEd 5m", "is running")):
+            self.assertTrue(pattern.match(value), value)
+            payload = render_add_timer(text["command_template"], value)
+            json.loads(payload)  # valid JSON whatever the name
+            r = s.request(p, payload.encode())
+            self.assertIs(r.get("ok"), False, f"{value}: {r}")
+            self.assertIn(why, r.get("error", ""), value)
+        self.assertFalse(pattern.match("EGG"))
+        r = s.request(p, render_add_timer(text["command_template"], "EGG 99h59m").encode())
+        self.assertIs(r.get("ok"), True, r)
+        s.wait(lambda s: [t["duration"] for t in self.timers(s, m)] == ["3m30s", "99h59m"], 3, "99h59m on P/timers")
+        refused = m.log_lines("mqtt: refused")
+        self.assertGreaterEqual(len(refused), 1, m.log())
+        self.assertLessEqual(len(refused), 2, refused)  # at most one a minute
+        self.assertIn('{"cmd":"timer","op":"add"', refused[0])
+
+    def test_timer_command_flood(self):
+        """Hundreds of timer commands, extreme values and malformed JSON at
+        once, while the box's own count runs: the count rings on time,
+        the box ends with at most 8 timers and the list on P/timers is the
+        box's own, and the timers' topics change at most once a second."""
+        b, m, s = self.watched()
+        p = m.prefix
+        m.request({"cmd": "set", "duration": "20s"})
+        t0, t1, _ = self.start_on_socket(m)
+        before = m.status()["mqtt"]
+        mark = s.mark()
+        flood = self.subscriber(b, topics=[])
+        names = ["A", "b", "C", "d", "E", "F", "H", "J", "L", "n", "PASTAPASTAPASTA1", 'E"G', "ÉGG", "t1"]
+        bad = [b'{"cmd":"timer","op":"add","name":"EGG"', b'{"cmd":"timer","op":"add","name":"EGG","duration":6}',
+               b'{"cmd":"timer","op":"boom","name":"EGG"}', b'{"cmd":"timer","op":"add","name":"","duration":"1m"}',
+               b'{"cmd":"timer","op":"add","name":"ABCDEFGHIJKLMNOPQ","duration":"1m"}', b"\xff{"]
+        n = 600
+        sent_bad = 0
+        started = time.monotonic()
+        info = None
+        for i in range(n):
+            name = names[i % len(names)]
+            k = i % 6
+            if k == 5:
+                payload = bad[(i // 6) % len(bad)]
+                sent_bad += 1
+            elif k == 0:
+                payload = json.dumps({"cmd": "timer", "op": "add", "name": name,
+                                      "duration": ["99h59m", "3m", "10m", "45m"][i % 4]}).encode()
+            else:
+                payload = json.dumps({"cmd": "timer", "op": ["pause", "resume", "cancel", "list"][k - 1], "name": name}
+                                     if k != 4 else {"cmd": "timer", "op": "list"}).encode()
+            info = flood.client.publish(f"{p}/cmd", payload, qos=1)
+        info.wait_for_publish(30)
+        h.wait_until(lambda: m.status()["mqtt"]["received"] - before["received"] >= n, 30,
+                     f"tock to receive all {n} commands", detail=m.describe)
+        flood_s = time.monotonic() - started
+        time.sleep(2.5)  # the held values' flush, the last replies
+        after = m.status()["mqtt"]
+        st = m.status()
+        self.assertLessEqual(len(st["timers"]), 8, st["timers"])
+        self.assertEqual([(t["name"], t["state"]) for t in self.timers(s, m)],
+                         [(t["name"], t["state"]) for t in st["timers"]], "P/timers is the box's own list")
+        self.assertEqual(after["received"] - before["received"], n, after)
+        self.assertEqual(after["ignored"] - before["ignored"], sent_bad, after)
+        span = (s.messages(since=mark)[-1].mono - s.messages(since=mark)[0].mono) / S if s.messages(since=mark) else 0
+        counts = {t: len(s.messages(f"{p}/{t}", mark)) for t in TIMER_TOPICS + ("reply", "timer_event")}
+        nbytes = sum(len(x.payload) for x in s.messages(since=mark) if not x.topic.startswith("homeassistant/"))
+        print(f"  timer flood: {n} commands ({sent_bad} malformed) in {flood_s:.1f} s; published over {span:.1f} s: "
+              f"{counts}, {nbytes} bytes in all; mqtt {after}", flush=True)
+        for t in TIMER_TOPICS:
+            self.assertLessEqual(counts[t], span + 2, f"{t}: {counts[t]} publishes in {span:.1f} s")
+        self.assertLessEqual(len(m.log_lines("mqtt: refused")), 2, "at most one refused line a minute")
+        self.assertEqual(m.link(), "connected")
+        # The box's own count rings on time (its digits carry the timers'
+        # dot now, so the frames are not compared with plain mm:ss).
+        m.wait_state("ringing", timeout=23)
+        self.assert_rings_at(m, t0 + 20 * S, t1 - t0)
 
 
 # ======================================================================= faults
