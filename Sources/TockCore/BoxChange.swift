@@ -38,11 +38,11 @@ public struct BoxChange: Equatable, Sendable {
     /// Only the display changed (the count's digits, a blink, a notice):
     /// what follows the count's time is all a listener need look at.
     public var displayOnly: Bool {
-        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock && !timers
+        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock && !timers && timersRang.isEmpty
     }
 
     /// Whether anything someone outside the box could see changed.
     public var isVisible: Bool {
-        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock || timers
+        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock || timers || !timersRang.isEmpty
     }
 }
