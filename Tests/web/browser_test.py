@@ -384,7 +384,13 @@ class BrowserTest(unittest.TestCase):
         page.on("requestfinished", lambda r: seen.append(r))
         page.goto(self.box.url)
         expect(page.locator("#app")).to_be_visible()
-        files = [r for r in seen if not r.url.split("/")[-1].startswith("api") and "/api/" not in r.url]
+        # The icon may finish after the app shows (on a loaded machine it did): wait for every file.
+        def files():
+            return [r for r in seen if not r.url.split("/")[-1].startswith("api") and "/api/" not in r.url]
+        deadline = time.monotonic() + 10
+        while len(files()) < 4 and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        files = files()
         self.assertGreaterEqual(len(files), 4, [r.url for r in seen])
         for r in files:
             self.assertEqual(r.response().headers.get("content-encoding"), "gzip", r.url)
@@ -392,6 +398,9 @@ class BrowserTest(unittest.TestCase):
         seen.clear()
         page.reload()
         expect(page.locator("#app")).to_be_visible()
+        deadline = time.monotonic() + 10
+        while len([r for r in seen if "/api/" not in r.url]) < len(files) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
         again = [r for r in seen if "/api/" not in r.url]
         # Chromium reports a revalidated navigation (and icon) as the cached 200: the bytes on the wire tell.
         bodies = {r.url: r.sizes()["responseBodySize"] for r in again}
