@@ -85,7 +85,7 @@ rm -f "$root/etc/apt/sources.list"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$root/usr/lib/tock-image/"
+install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$root/usr/lib/tock-image/"
 for u in tock-data-grow tock-setup tock-setup-notice; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
