@@ -85,8 +85,8 @@ rm -f "$root/etc/apt/sources.list"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$root/usr/lib/tock-image/"
-for u in tock-data-grow tock-setup tock-setup-notice; do
+install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$root/usr/lib/tock-image/"
+for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
 install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.service.d/tock-image.conf"
@@ -122,6 +122,7 @@ ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 W=$root/etc/systemd/system
 mkdir -p "$W/sysinit.target.wants" "$W/multi-user.target.wants" "$W/network-online.target.wants"
 ln -sfn ../tock-setup.service "$W/sysinit.target.wants/tock-setup.service"
+ln -sfn ../tock-clock.service "$W/sysinit.target.wants/tock-clock.service"
 mkdir -p "$W/local-fs.target.wants"
 ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
