@@ -431,6 +431,14 @@ def make_card(image, path):
 CLOCK_SAVE_LAG = 70.0
 
 
+def running_phase(state):
+    """The running count's phase of a state file: {"since": ns, "before": ns}
+    ({} when not running). Version 3 keeps it under "count", versions 1-2
+    under "snapshot" (Sources/TockShell/StateFile.swift)."""
+    count = state.get("count") or state.get("snapshot") or {}
+    return count.get("phase", {}).get("running", {})
+
+
 class Count:
     """The stopwatch started before the cuts, followed across them.
 
@@ -466,7 +474,7 @@ class Count:
             state = json.loads(d)
         except Exception as e:
             return check(False, f"{what}: the status and state.json read", e)
-        running = state.get("snapshot", {}).get("phase", {}).get("running", {})
+        running = running_phase(state)
         # Each save writes the start anew from this boot's monotonic clock
         # (Snapshot.running): it moves by tens of microseconds a boot.
         ok = check(st.get("state") == "running" and abs(running.get("since", 0) - self.since) < 10_000_000,
@@ -630,7 +638,7 @@ def phase_cuts(card, work, args, rng):
     h1 = time.monotonic()
     st = vm.status()
     check(st.get("state") == "running", "a stopwatch runs before the power cuts", st)
-    since = json.loads(vm.ssh("cat /var/lib/tock/state.json"))["snapshot"]["phase"]["running"]["since"]
+    since = running_phase(json.loads(vm.ssh("cat /var/lib/tock/state.json"))).get("since")
     count = Count(since, (h0, h1))
     vm.kill()
     count.cut(time.monotonic())
