@@ -205,14 +205,17 @@ class VM:
     def poweroff(self):
         """A clean shutdown: QEMU's raspi3b does not exit when the guest
         powers down, so the kernel's last line tells that it is done."""
+        # An ssh login alone takes 20 s and more when other work loads the
+        # machine: the poweroff is asked with a minute's patience, and the
+        # power-down waited for five.
         try:
-            self.ssh("systemctl poweroff", timeout=20, check_rc=False)
+            self.ssh("systemctl poweroff", timeout=60, check_rc=False)
         except Exception:
             pass
-        done = self.wait_console(r"reboot: Power down", 180) is not None
+        done = self.wait_console(r"reboot: Power down", 300) is not None
         self.kill()
         if not done:
-            print(f"  {self.name}: no clean power-down within 180 s; QEMU killed", flush=True)
+            print(f"  {self.name}: no clean power-down within 300 s; QEMU killed", flush=True)
         return done
 
     def tail(self, n=40):
