@@ -17,7 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=deploy/image/lib.sh
 . "$here/lib.sh"
-say() { printf 'image: %s\n' "$*" >&2; }
+say() { printf 'image: %4d s: %s\n' $(( $(date +%s) - ${t0:-$(date +%s)} )) "$*" >&2; }
 die() { printf 'image: ERROR: %s\n' "$*" >&2; exit 1; }
 deb=$(realpath "${1:?usage: build.sh DEB OUTDIR}")
 outdir=${2:?usage: build.sh DEB OUTDIR}
@@ -82,6 +82,7 @@ SRC
 rm -f "$root/etc/apt/sources.list"
 
 # ---------------------------------------------------------------- the appliance's files
+say "the appliance's files"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
@@ -163,6 +164,7 @@ rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/* "$root"/var/cache/deb
 rm -f "$root/etc/ssh/sshd_config.d/.placeholder" 2>/dev/null || true
 
 # ---------------------------------------------------------------- boot partition
+say "the boot partition's files (raspi-firmware's hook)"
 boot=$work/boot
 mkdir -p "$boot"
 # raspi-firmware's kernel hook fills /boot/firmware with the firmware, the
@@ -244,6 +246,7 @@ mkfs.vfat -F 32 -n TOCKBOOT -i "$DISKID" --invariant -C "$bootimg" $((BOOT_MIB *
 (cd "$boot" && find . -type f | LC_ALL=C sort | while read -r f; do mcopy -m -i "$bootimg" "$f" "::${f#./}"; done)
 
 # ---------------------------------------------------------------- disk
+say "the disk"
 img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
 start1=8 start2=$((8 + BOOT_MIB)) start3=$((8 + BOOT_MIB + ROOT_MIB))
 total=$((start3 + DATA_MIB))
