@@ -420,8 +420,9 @@ image: deb-arm64
 ## file, the page, a broken setup and its fix, power cuts (two in first
 ## boots, then IMAGE_TEST_CUTS more, default 10), apt upgrade from a signed
 ## repository on this machine and one signed by another key refused.
-## Not part of make test: an hour or more, after a cold base root of 27
-## minutes (docs/raspberry-pi.md, "State of this image").
+## Not part of make test: an hour or more, after a cold base root of about
+## 10 minutes on two free cores (docs/raspberry-pi.md, "State of this image").
+## IMAGE_TEST_WORK: another work directory than .cache/image/test.
 IMAGE_TEST_CUTS ?= 10
 image-test: image
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES) qemu-system-arm openssh-client gnupg"
@@ -433,8 +434,8 @@ image-repro: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
 	$(SUDO) bash Tests/image/repro.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
 
-## The power-cut soak: the cuts phase alone with 100 cuts (3-6 minutes a
-## cut under QEMU on two cores: 5-10 hours).
+## The power-cut soak: the cuts phase alone with 100 cuts (2-4 minutes a
+## cut under QEMU on two cores: 4-7 hours).
 image-soak:
 	@$(MAKE) --no-print-directory image-test PHASES=cuts IMAGE_TEST_CUTS=100
 

@@ -7,7 +7,8 @@
 # tested), and wrong/ signed by a throwaway key.
 #
 #   Tests/image/image-test.sh [image_test.py options]
-# IMAGE_TEST_CUTS (default 10): power cuts. Logs: .cache/image/test/.
+# IMAGE_TEST_CUTS (default 10): power cuts. Logs: .cache/image/test/ (IMAGE_TEST_WORK:
+# another directory, so that two runs can share the machine).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -17,7 +18,7 @@ version=$(tock_version)
 img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
 [ -f "$img" ] || { echo "image-test: no $img (make image)" >&2; exit 1; }
 deb=$(ls -t "$repo"/.build/deb/tock_"$version"_arm64.deb | head -1)
-work=$IMAGE_CACHE/test
+work=${IMAGE_TEST_WORK:-$IMAGE_CACHE/test}
 rm -rf "$work"; mkdir -p "$work/repos"
 n1=$version+imagetest1
 x=$work/n1; dpkg-deb -R "$deb" "$x"

@@ -17,7 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=deploy/image/lib.sh
 . "$here/lib.sh"
-say() { printf 'image: %s\n' "$*" >&2; }
+say() { printf 'image: %4d s: %s\n' $(( $(date +%s) - ${t0:-$(date +%s)} )) "$*" >&2; }
 die() { printf 'image: ERROR: %s\n' "$*" >&2; exit 1; }
 deb=$(realpath "${1:?usage: build.sh DEB OUTDIR}")
 outdir=${2:?usage: build.sh DEB OUTDIR}
@@ -82,11 +82,12 @@ SRC
 rm -f "$root/etc/apt/sources.list"
 
 # ---------------------------------------------------------------- the appliance's files
+say "the appliance's files"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$root/usr/lib/tock-image/"
-for u in tock-data-grow tock-setup tock-setup-notice; do
+install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$root/usr/lib/tock-image/"
+for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
 install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.service.d/tock-image.conf"
@@ -122,6 +123,7 @@ ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 W=$root/etc/systemd/system
 mkdir -p "$W/sysinit.target.wants" "$W/multi-user.target.wants" "$W/network-online.target.wants"
 ln -sfn ../tock-setup.service "$W/sysinit.target.wants/tock-setup.service"
+ln -sfn ../tock-clock.service "$W/sysinit.target.wants/tock-clock.service"
 mkdir -p "$W/local-fs.target.wants"
 ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
@@ -162,6 +164,7 @@ rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/* "$root"/var/cache/deb
 rm -f "$root/etc/ssh/sshd_config.d/.placeholder" 2>/dev/null || true
 
 # ---------------------------------------------------------------- boot partition
+say "the boot partition's files (raspi-firmware's hook)"
 boot=$work/boot
 mkdir -p "$boot"
 # raspi-firmware's kernel hook fills /boot/firmware with the firmware, the
@@ -243,6 +246,7 @@ mkfs.vfat -F 32 -n TOCKBOOT -i "$DISKID" --invariant -C "$bootimg" $((BOOT_MIB *
 (cd "$boot" && find . -type f | LC_ALL=C sort | while read -r f; do mcopy -m -i "$bootimg" "$f" "::${f#./}"; done)
 
 # ---------------------------------------------------------------- disk
+say "the disk"
 img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
 start1=8 start2=$((8 + BOOT_MIB)) start3=$((8 + BOOT_MIB + ROOT_MIB))
 total=$((start3 + DATA_MIB))

@@ -26,9 +26,13 @@ IMAGE_DPKG_EXCLUDES=(path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/*
   path-exclude=/usr/share/locale/* path-include=/usr/share/locale/locale.alias path-exclude=/usr/share/info/*)
 
 IMAGE_CACHE=$repo/.cache/image
-# The base root is keyed by the suite and the package set (a new package set
-# builds a new one); IMAGE_REFRESH=1 rebuilds it from today's archive.
-image_base_key() { printf '%s %s %s %s' "$IMAGE_SUITE" "$IMAGE_ARCH" "$IMAGE_PACKAGES" "${IMAGE_DPKG_EXCLUDES[*]}" | md5sum | cut -c1-12; }
+# The base root is keyed by the suite, the package set and the recipe
+# (base.sh and the files it puts in first): a change builds a new one;
+# IMAGE_REFRESH=1 rebuilds it from today's archive.
+image_base_key() {
+  { printf '%s %s %s %s\n' "$IMAGE_SUITE" "$IMAGE_ARCH" "$IMAGE_PACKAGES" "${IMAGE_DPKG_EXCLUDES[*]}"
+    cat "$image_lib_dir/base.sh" "$image_lib_dir/rootfs/initramfs-hook" "$image_lib_dir/rootfs/etc/sshd-tock.conf"; } | md5sum | cut -c1-12
+}
 IMAGE_BASE=$IMAGE_CACHE/base-$IMAGE_SUITE-$IMAGE_ARCH-$(image_base_key)
 
 tock_version() {
