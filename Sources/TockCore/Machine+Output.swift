@@ -109,3 +109,90 @@ extension Machine {
         mutating func append(_ r: Report) { items.append(.report(r)) }
     }
 }
+
+/// One full batch of outputs: what changed since the last one (the frame,
+/// the buzzer, the state, the round, the LEDs, the timers), the notices,
+/// the group's presses, the state to remember, and the next wake-up.
+extension Machine {
+    mutating func outputs(at now: Now) -> Output {
+        var out = Output()
+        out.items.reserveCapacity(8)  // one allocation for a tick's few items
+        let t = now.monotonic
+        buzzer.ringingSince = [alarms.ringingSince, program.ringingSince, timers.ringingSince].compactMap { $0 }.min()
+        // A named program's end sounds its own pattern before the alarm.
+        let programEnds = program.intervalProgram?.named == true && alarms.ringingSince == nil
+        buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
+        noteFocus(at: t)
+        let p = presentation(at: now)
+
+        let frame = frame(p, at: now)
+        if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
+        let tone = buzzer.tone(at: t)
+        if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
+        let state = program.stateName
+        if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
+        if let round = program.round(at: now), round != shown.round { out.append(.round(round)); shown.round = round }
+        let lit = leds(at: now)
+        for i in Self.ledNames.indices where shown.ledsKnown & 1 << i == 0 || (shown.ledsLit ^ lit) & 1 << i != 0 {
+            out.append(.led(Self.ledNames[i], lit & 1 << i != 0))
+        }
+        shown.ledsLit = lit
+        shown.ledsKnown = 1 << Self.ledNames.count - 1
+
+        if !timers.isEmpty || shown.timers.map({ !$0.isEmpty }) ?? false, !(shown.timers.map { $0.looksLike(timers) } ?? false) {
+            out.append(.timers(timers))
+            shown.timers = timers
+        }
+        for name in timersRang { out.append(.timerRang(name)) }
+        timersRang = []
+        for n in notices { out.append(.alarm(n)) }
+        notices = []
+        for g in groupChanges { out.append(.group(g)) }
+        groupChanges = []
+
+        // The earliest of the monotonic deadlines, folded as they come
+        // (no array on every tick): first those of everything but the
+        // display's own motion, which a quiet tick can skip until.
+        var monotonic: Instant? = nil
+        func earliest(_ d: Instant?) { if let d, monotonic.map({ d < $0 }) ?? true { monotonic = d } }
+        earliest(input.deadline)
+        earliest(buzzer.nextChange(after: t))
+        earliest(alarms.monotonicDeadline)
+        earliest(panelDeadline(at: now))
+        earliest(timersDeadline)
+        var wall: WallTime? = alarms.wallDeadline
+        switch program.nextDeadline(at: now) {
+        case .monotonic(let d)?: earliest(d)
+        case .wall(let w)?: wall = min(wall ?? w, w)
+        case nil: break
+        }
+        if let night = dimming.night {
+            let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
+            wall = min(wall ?? w, w)
+        }
+        quiet = Quiet(monotonic: monotonic, wall: wall)
+        let motion = displayDeadlines(p, at: now)
+        earliest(motion.monotonic)
+        if let w = motion.wall { wall = min(wall ?? w, w) }
+        if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming || persistedTimers.map({ timers != $0 }) ?? !timers.isEmpty {
+            out.append(.persist(snapshot(at: now)))
+            persisted = program
+            persistedAlarms = alarms
+            persistedDimming = dimming
+            persistedTimers = timers
+        }
+        out.append(.wake(monotonic: monotonic, wall: wall))
+        return out
+    }
+
+    /// The LEDs' levels, bit `i` for `ledNames[i]`.
+    private func leds(at now: Now) -> UInt8 {
+        let s = program.stateName
+        var bits: UInt8 = 0
+        if s == .running || timers.list.contains(where: \.isRunning) { bits |= 1 }
+        if s == .paused { bits |= 2 }
+        if s == .ringing || alarms.isRinging || timers.isRinging { bits |= 4 }
+        if program.resting(at: now) { bits |= 8 }
+        return bits
+    }
+}
