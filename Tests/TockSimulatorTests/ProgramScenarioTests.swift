@@ -74,9 +74,9 @@ import TockControl
         #expect(tr.values("display").last == "02:05")  // the finish, kept
     }
 
-    /// The Tabata traces in docs/programs.md and README.md are lines of
+    /// The Tabata traces in docs/programs.md and docs/buttons.md are lines of
     /// Tests/golden/tabata, in order.
-    @Test(arguments: ["docs/programs.md", "README.md"]) func theDocumentedTabataTraceIsTheGoldenOne(_ name: String) throws {
+    @Test(arguments: ["docs/programs.md", "docs/buttons.md"]) func theDocumentedTabataTraceIsTheGoldenOne(_ name: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let doc = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
         let golden = try String(contentsOf: root.appendingPathComponent("Tests/golden/tabata/trace.jsonl"), encoding: .utf8)
