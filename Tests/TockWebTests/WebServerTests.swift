@@ -99,6 +99,14 @@ final class WebServerTests: XCTestCase {
         deinit { close(fd) }
     }
 
+    /// Until the server, on its own thread, has done what `done` says it
+    /// has (accepted, read): a wait on its state rather than a guess at its
+    /// speed (5 s at most, then the assertion after it fails).
+    func waitFor(_ done: () -> Bool) {
+        let end = Date() + 5
+        while !done(), Date() < end { Thread.sleep(forTimeInterval: 0.002) }
+    }
+
     func elapsed(_ body: () throws -> Void) rethrows -> Double {
         let t = Date()
         try body()
@@ -202,7 +210,7 @@ final class WebServerTests: XCTestCase {
         limits.connections = 4
         try start(limits: limits)
         let idle = try (0..<4).map { _ in try Client(port: port) }
-        Thread.sleep(forTimeInterval: 0.3)
+        waitFor { server.connections == 4 }
         XCTAssertEqual(server.connections, 4)
         let page = try Client(port: port)
         page.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -216,8 +224,7 @@ final class WebServerTests: XCTestCase {
             c.send("GET / HTTP/1.1\r\n")
             busy.append(c)
             // Until the server has read it (else the next one would evict it, still idle).
-            let end = Date() + 2
-            while server.connections - server.idleConnections < n, Date() < end { Thread.sleep(forTimeInterval: 0.005) }
+            waitFor { server.connections - server.idleConnections >= n }
         }
         let extra = try Client(port: port)
         XCTAssertEqual(extra.status(), 503)
@@ -234,7 +241,7 @@ final class WebServerTests: XCTestCase {
         limits.loopbackExempt = false  // 127.0.0.2 and .3 stand for two hosts on the LAN
         try start(limits: limits)
         let idle = try (0..<3).map { _ in try Client(port: port, from: "127.0.0.2") }
-        Thread.sleep(forTimeInterval: 0.3)
+        waitFor { server.connections == 3 }
         let fourth = try Client(port: port, from: "127.0.0.2")
         fourth.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(fourth.status(), 200)
@@ -242,14 +249,12 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(server.evictions, 1)
         // Three in the middle of a request from .2: the next from .2 is refused ...
         var busy: [Client] = []
-        for _ in 0..<3 {
+        for n in 1...3 {
             let c = try Client(port: port, from: "127.0.0.2")
             c.send("GET / HTTP/1.1\r\n")
             busy.append(c)
-            Thread.sleep(forTimeInterval: 0.05)
+            waitFor { server.connections - server.idleConnections >= n }
         }
-        let end = Date() + 2
-        while server.connections - server.idleConnections < 3, Date() < end { Thread.sleep(forTimeInterval: 0.005) }
         let refused = try Client(port: port, from: "127.0.0.2")
         let reply = String(decoding: refused.readAll().bytes, as: UTF8.self)
         XCTAssertTrue(reply.hasPrefix("HTTP/1.1 503"), reply)
