@@ -18,6 +18,8 @@ work=$(mktemp -d)
 mosquitto -p "$port" >"$work/mosquitto.log" 2>&1 &
 broker=$!
 trap 'kill $broker 2>/dev/null; rm -rf "$work"' EXIT
+# shellcheck source=Benchmarks/counted.sh
+source "$(dirname "$0")/counted.sh"
 
 # measure TOCK MODE SWITCH EXTRA: instructions a second
 measure() {
@@ -25,21 +27,11 @@ measure() {
     d=$(mktemp -d -p "$work")
     printf 'mode: %s\nswitch: %s\ntimer: {presets: [600s]}\nalarm: {chirp: false}\ndisplay: {kind: none}\nbuzzer: {kind: none}\n%b' \
         "$mode" "$switch" "$extra" >"$d/config.yaml"
-    mkfifo "$d/in"
     # valgrind 3.19 cannot read this toolchain's DWARF 5: drop it.
     strip --strip-debug -o "$d/tock" "$tock"
-    exec 3<>"$d/in"
-    valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" "$d/tock" run --backend mock \
-        --config "$d/config.yaml" --mock-input "$d/in" 2>"$d/log" &
-    local pid=$!
-    sleep 15  # start-up under valgrind
-    echo "start 1 0" >&3; sleep 0.2; echo "start 0 0" >&3
+    counted_start "$d" "$d/tock"
     sleep 2
-    callgrind_control -z $pid >/dev/null 2>&1
-    sleep $seconds
-    callgrind_control -d $pid >/dev/null 2>&1
-    kill -INT $pid; wait $pid || true
-    exec 3>&-
+    counted_window $seconds
     local total
     total=$(grep -hE "^(summary|totals):" "$d"/cg.out.* | awk '{print $2}' | sort -n | tail -1)
     echo $((total / seconds))

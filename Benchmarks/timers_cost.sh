@@ -18,6 +18,8 @@ tock=$1
 seconds=10
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=Benchmarks/counted.sh
+source "$(dirname "$0")/counted.sh"
 strip --strip-debug -o "$work/tock" "$tock"  # valgrind 3.19 cannot read this toolchain's DWARF 5
 client=$tock
 
@@ -26,22 +28,12 @@ measure() {
     local n=$1 minutes=$2 d i
     d=$(mktemp -d -p "$work")
     printf 'timer: {presets: [600s]}\nalarm: {chirp: false}\ndisplay: {kind: none}\nbuzzer: {kind: none}\n' >"$d/config.yaml"
-    mkfifo "$d/in"
-    exec 3<>"$d/in"
-    valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" "$work/tock" run --backend mock \
-        --config "$d/config.yaml" --mock-input "$d/in" --socket "$d/ctl.sock" --control-timeout 60s 2>"$d/log" &
-    local pid=$!
-    sleep 15  # start-up under valgrind
-    echo "start 1 0" >&3; sleep 0.2; echo "start 0 0" >&3
+    counted_start "$d" "$work/tock" --socket "$d/ctl.sock" --control-timeout 60s
     for ((i = 1; i <= n; i++)); do
         "$client" timer add --socket "$d/ctl.sock" --timeout 30s "A$i" "$((minutes + i))m" >/dev/null
     done
     sleep 2
-    callgrind_control -z $pid >/dev/null 2>&1
-    sleep $seconds
-    callgrind_control -d $pid >/dev/null 2>&1
-    kill -INT $pid; wait $pid || true
-    exec 3>&-
+    counted_window $seconds
     python3 - "$seconds" "$d"/cg.out.* <<'PY'
 import re, sys
 seconds = int(sys.argv[1])
