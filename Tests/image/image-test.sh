@@ -20,18 +20,26 @@ img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
 deb=$(ls -t "$repo"/.build/deb/tock_"$version"_arm64.deb | head -1)
 work=${IMAGE_TEST_WORK:-$IMAGE_CACHE/test}
 rm -rf "$work"; mkdir -p "$work/repos"
-n1=$version+imagetest1
-x=$work/n1; dpkg-deb -R "$deb" "$x"
-sed -i "s/^Version: .*/Version: $n1/" "$x/DEBIAN/control"
-dpkg-deb -b -Zxz "$x" "$work/tock_${n1}_arm64.deb" >/dev/null; rm -rf "$x"
-update=(--repo-root "$work/repos" --version-n1 "$n1")
-if bash "$repo/deploy/repo/repo.sh" "$work/repos/good" "$deb" "$work/tock_${n1}_arm64.deb"; then :; else
-  echo "image-test: no project signing key here: the update phase is left out" >&2
-  set -- --phases boot,page,broken,cuts "$@"
+# The update phase's repositories: only when it runs (the phases asked
+# with --phases, all by default).
+phases=boot,page,broken,cuts,update
+for ((i = 1; i < $#; i++)); do [ "${!i}" != --phases ] || { j=$((i + 1)); phases=${!j}; }; done
+update=()
+if [[ ,$phases, == *,update,* ]]; then
+  n1=$version+imagetest1
+  x=$work/n1; dpkg-deb -R "$deb" "$x"
+  sed -i "s/^Version: .*/Version: $n1/" "$x/DEBIAN/control"
+  dpkg-deb -b -Zxz "$x" "$work/tock_${n1}_arm64.deb" >/dev/null; rm -rf "$x"
+  update=(--repo-root "$work/repos" --version-n1 "$n1")
+  if bash "$repo/deploy/repo/repo.sh" "$work/repos/good" "$deb" "$work/tock_${n1}_arm64.deb"; then :; else
+    echo "image-test: no project signing key here: the update phase is left out" >&2
+    update=()
+    set -- --phases "${phases/update/}" "$@"
+  fi
+  # The wrong key: made here, thrown away with the run.
+  g=$work/wrong-gnupg; mkdir -m 700 "$g"
+  GNUPGHOME=$g gpg --batch -q --passphrase '' --quick-gen-key "not the Tock key <x@invalid>" ed25519 sign 1d 2>/dev/null
+  GNUPGHOME=$g gpg -q --export > "$work/wrong.pgp"
+  TOCK_REPO_GNUPGHOME=$g TOCK_REPO_KEYRING=$work/wrong.pgp bash "$repo/deploy/repo/repo.sh" "$work/repos/wrong" "$deb" "$work/tock_${n1}_arm64.deb"
 fi
-# The wrong key: made here, thrown away with the run.
-g=$work/wrong-gnupg; mkdir -m 700 "$g"
-GNUPGHOME=$g gpg --batch -q --passphrase '' --quick-gen-key "not the Tock key <x@invalid>" ed25519 sign 1d 2>/dev/null
-GNUPGHOME=$g gpg -q --export > "$work/wrong.pgp"
-TOCK_REPO_GNUPGHOME=$g TOCK_REPO_KEYRING=$work/wrong.pgp bash "$repo/deploy/repo/repo.sh" "$work/repos/wrong" "$deb" "$work/tock_${n1}_arm64.deb"
-exec python3 "$here/image_test.py" --image "$img" --work "$work" --cuts "${IMAGE_TEST_CUTS:-10}" "${update[@]}" "$@"
+exec python3 "$here/image_test.py" --image "$img" --work "$work" --cuts "${IMAGE_TEST_CUTS:-10}" ${update[@]+"${update[@]}"} "$@"

@@ -774,7 +774,11 @@ def main():
             if vm and "page" in phases:
                 phase_page(vm, args)
             if vm:
-                vm.poweroff()
+                # A clean power-off leaves every file system clean, the
+                # FAT without its dirty bit.
+                if check(vm.poweroff(), "boot: clean power-off (systemctl poweroff)", vm.tail()):
+                    fsck_clean(card, args.work, "after the power-off", dirty_ok=False)
+                vm = None
         elif any(p in phases for p in ("broken", "cuts", "update")):
             # The later phases start from a card that has booted once with a
             # good setup (the last good setup, the SSH key); the cuts phase

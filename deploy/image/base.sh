@@ -19,6 +19,10 @@ if [ -e "$IMAGE_BASE/.done" ] && [ "${IMAGE_REFRESH:-0}" != 1 ]; then
 fi
 [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc \
   || die "binfmt_misc cannot be mounted here (the arm64 maintainer scripts need qemu-user)"
+# qemu-user-static registers itself when it is installed; installed while
+# binfmt_misc was not mounted (a container), it is registered here.
+[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || ! command -v update-binfmts >/dev/null \
+  || update-binfmts --import qemu-aarch64 >/dev/null 2>&1 || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "no qemu-aarch64 in binfmt_misc: apt-get install qemu-user-static binfmt-support"
 
 mkdir -p "$IMAGE_CACHE"

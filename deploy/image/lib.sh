@@ -15,11 +15,13 @@ IMAGE_ARCH=arm64
 # arm64 kernel with its initramfs and the Pi's boot firmware; the tools that
 # check and grow the data partition (e2fsprogs, dosfstools, fdisk); tzdata
 # for the time zone; netcat-openbsd to reach tock's control socket from the
-# setup unit; wireless-regdb for the Wi-Fi country.
+# setup unit; wireless-regdb for the Wi-Fi country; libmosquitto1, which
+# the tock package recommends (the MQTT link): with every dependency of the
+# package in the base, the image step installs it with dpkg alone.
 IMAGE_PACKAGES="systemd,systemd-sysv,udev,dbus,kmod,iproute2,systemd-resolved,systemd-timesyncd,\
 wpasupplicant,wireless-regdb,avahi-daemon,openssh-server,linux-image-arm64,initramfs-tools,zstd,\
 raspi-firmware,firmware-brcm80211,e2fsprogs,dosfstools,fdisk,tzdata,netcat-openbsd,ca-certificates,\
-libgpiod3,adduser,gpgv,apt"
+libgpiod3,libmosquitto1,adduser,gpgv,apt"
 # Documentation, manuals and translations are not installed (a box has no
 # reader for them); copyright files stay.
 IMAGE_DPKG_EXCLUDES=(path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright
