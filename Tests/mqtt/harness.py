@@ -20,6 +20,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -126,6 +127,63 @@ def kill_all():
                 p.wait(5)
             except subprocess.TimeoutExpired:
                 pass
+
+
+# ---------------------------------------------------------------- the machine's stalls
+
+BYSTANDER_CODE = r"""
+import sys, time
+step, stall = 10_000_000, 30_000_000
+due = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+with open(sys.argv[1], "w") as out:
+    while True:
+        due += step
+        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        if due > now:
+            time.sleep((due - now) / 1e9)
+            now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        if now - due > stall:
+            print(due, now, file=out, flush=True)
+            due = now
+"""
+
+
+class Bystander:
+    """A process of its own that only wakes every 10 ms on CLOCK_MONOTONIC
+    and writes down every wake-up more than 30 ms late (due, woke): what
+    the machine did to a process that had nothing to do. tock's frames are
+    checked against their due times; a frame late beyond its tolerance is
+    put down to the machine only when this bystander was held up at least
+    as long over the same moment (on a shared machine every process stops
+    now and then), and to tock otherwise."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "bystander.log")
+        self.proc = _spawn([sys.executable, "-c", BYSTANDER_CODE, self.path], os.devnull)
+
+    def stalls(self):
+        """[(due_ns, woke_ns)] so far."""
+        try:
+            with open(self.path) as f:
+                return [tuple(int(x) for x in line.split()) for line in f if len(line.split()) == 2]
+        except FileNotFoundError:
+            return []
+
+    def excuse(self, due_ns, at_ns, beyond_ns):
+        """The bystander stall that covers [due_ns, at_ns] and lasted at
+        least beyond_ns, or None."""
+        for d, w in self.stalls():
+            if d < at_ns and w > due_ns and w - d >= beyond_ns:
+                return (d, w)
+        return None
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+BYSTANDER = None
 
 
 # ---------------------------------------------------------------- certificates

@@ -154,6 +154,31 @@ class HarnessTest(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
 
 
+
+class BystanderTest(unittest.TestCase):
+    def test_a_stopped_bystander_is_seen_and_excuses_only_what_it_covers(self):
+        """SIGSTOP stands in for a machine that stops every process: the
+        bystander writes the stall down, and it excuses a lateness over the
+        same moment up to its own length, not a longer one nor one at
+        another moment."""
+        import os, signal
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, True)
+        b = h.Bystander(d)
+        self.addCleanup(b.close)
+        time.sleep(0.3)
+        t0 = h.mono_ns()
+        os.kill(b.proc.pid, signal.SIGSTOP)
+        time.sleep(0.4)
+        os.kill(b.proc.pid, signal.SIGCONT)
+        got = h.wait_until(b.stalls, 5, "the bystander to write down its stall")
+        d0, w0 = got[-1]
+        self.assertGreaterEqual(w0 - d0, 350_000_000, got)
+        self.assertGreaterEqual(d0, t0 - 20_000_000, got)
+        self.assertIsNotNone(b.excuse(t0 + 100_000_000, t0 + 300_000_000, 200_000_000))
+        self.assertIsNone(b.excuse(t0 + 100_000_000, t0 + 300_000_000, 600_000_000), "longer than the stall")
+        self.assertIsNone(b.excuse(w0 + 1_000_000_000, w0 + 1_200_000_000, 100_000_000), "at another moment")
+
 if __name__ == "__main__":
     try:
         unittest.main(verbosity=2)

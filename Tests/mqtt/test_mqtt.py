@@ -169,14 +169,27 @@ class MqttCase(unittest.TestCase):
         late = []
         for k, (t, text) in enumerate(frames[:n_frames], start=1):
             lo, hi = t0 + k * S - tol_ms * MS, t1 + k * S + tol_ms * MS
-            if not lo <= t <= hi:
-                late.append(f"{text} at start+{(t - t0) / MS:.1f} ms (due {k * 1000} ms)")
+            if lo <= t <= hi or (t > hi and self.machine_stalled(t0 + k * S, t, t - hi)):
+                continue
+            late.append(f"{text} at start+{(t - t0) / MS:.1f} ms (due {k * 1000} ms)")
         self.assertEqual(late, [], f"frames of {member.name} off their second by more than {tol_ms} ms")
+
+    def machine_stalled(self, due_ns, at_ns, beyond_ns):
+        """Whether the bystander (harness.Bystander) was held up at least
+        beyond_ns over [due_ns, at_ns]: then a late frame or ring is the
+        machine's doing, printed, and not counted against tock."""
+        stall = h.BYSTANDER.excuse(due_ns, at_ns, beyond_ns) if h.BYSTANDER else None
+        if stall:
+            print(f"  late by {(at_ns - due_ns) / MS:.0f} ms while the machine held a bystander process "
+                  f"{(stall[1] - stall[0]) / MS:.0f} ms: not counted", flush=True)
+        return stall is not None
 
     def assert_rings_at(self, member, due_ns, slack_ns, tol_ms=100):
         """The buzzer came on at due_ns (within slack + tol_ms)."""
         on = h.wait_until(lambda: member.buzzer_on(after=due_ns - 2 * S), 5, f"{member.name} to ring")
         off_by = (on[0] - due_ns) / MS
+        if off_by > tol_ms + slack_ns / MS and self.machine_stalled(due_ns, on[0], (off_by - tol_ms) * MS - slack_ns):
+            return
         self.assertLessEqual(abs(off_by), tol_ms + slack_ns / MS,
                              f"{member.name} rang {off_by:+.1f} ms from when its state said")
 
@@ -1365,6 +1378,8 @@ def main(argv=None):
 
     passed = failed = skipped = 0
     started = time.monotonic()
+    bystander_dir = tempfile.mkdtemp(prefix="tock-mqtt-bystander-")
+    h.BYSTANDER = h.Bystander(bystander_dir)
     try:
         for test in tests:
             name = f"{type(test).__name__}.{test._testMethodName}"
@@ -1396,6 +1411,7 @@ def main(argv=None):
     finally:
         h.kill_all()
         remove_leftovers()
+        shutil.rmtree(bystander_dir, True)
     total = time.monotonic() - started
     print(f"mqtt: {passed} passed, {failed} failed ({total:.0f} s)")
     return 1 if failed or passed == 0 else 0
