@@ -14,17 +14,17 @@
 # configfs and busybox in .cache/vm/.
 #
 # VM_ARCH=arm64 (Tests/vm/arch.sh) makes the same for an arm64 guest in
-# .cache/vm-systemd-arm64/: Debian 13 arm64 without libgpiod and adduser
-# (the package's apt install brings them), its first debootstrap stage
-# on this machine, the second one run by the guest under QEMU (nothing
-# arm64 runs here), then copied out of the guest's disk with debugfs
-# (about 10 minutes the first time).
+# .cache/vm-systemd-arm64/: the root file system is the Raspberry Pi
+# image's Debian 13 arm64 base root (deploy/image/base.sh, cached in
+# .cache/image/; about 10 minutes the first time, with qemu-user and
+# binfmt_misc), without ssh; the package and mosquitto are installed in the
+# guest at the test's boot 0.
 #
 # Environment:
 #   VM_ARCH           amd64 (default) or arm64
 #   VM_CACHE          the Tests/vm cache (default: <repo>/.cache/vm, .cache/vm-arm64)
 #   VMS_CACHE         this test's cache (default: <repo>/.cache/vm-systemd, .cache/vm-systemd-arm64)
-#   VMS_SUITE         Debian suite of the root file system (default: bookworm; trixie for arm64)
+#   VMS_SUITE         Debian suite of the amd64 root file system (default: bookworm)
 #   VMS_MIRROR        Debian mirror (default: the one apt already uses)
 set -euo pipefail
 
@@ -62,7 +62,7 @@ apt_update() {
   apt_updated=1
 }
 need=(debootstrap:debootstrap e2fsprogs:mkfs.ext4 xz-utils:xz binutils:objcopy cpio:cpio)
-[ "$vm_arch" = amd64 ] || need+=(e2fsprogs:debugfs "$vm_qemu_package:$vm_qemu")
+[ "$vm_arch" = amd64 ] || need+=("$vm_qemu_package:$vm_qemu")
 missing=()
 for pair in "${need[@]}"; do
   command -v "${pair#*:}" >/dev/null 2>&1 || missing+=("${pair%%:*}")
@@ -146,75 +146,61 @@ else
 fi
 
 # ---------------------------------------------------------------- root file system
-if [ "$vm_arch" = amd64 ]; then
-  # What the package depends on (dpkg -i installs no dependencies); tock-web's
-  # zlib1g is in every Debian (minbase has it).
-  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
-else
-  # no libgpiod3 and no adduser: apt installs them with the package
-  packages=systemd,systemd-sysv,udev,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
-fi
-# second_stage DIR: boot the arm64 kernel on DIR as a disk, with
-# /debootstrap/debootstrap --second-stage as init; then copy the disk's
-# files back into DIR (debugfs rdump keeps modes, owners and links).
-second_stage() {
-  local r=$1 img=$cache/second-stage.img log=$cache/second-stage.log
-  cat > "$r/second-stage" <<'EOS'
-#!/bin/sh
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-echo "SECOND-STAGE: $(uname -m) $(uname -r)"
-/debootstrap/debootstrap --second-stage
-echo "SECOND-STAGE: status $?"
-# debugfs rdump sets modes before owners, and chown(2) drops set-id bits
-find / -xdev \( -perm -4000 -o -perm -2000 \) -exec stat -c '%a %n' {} + > /set-id-modes
-sync
-mount -o remount,ro /
-echo o > /proc/sysrq-trigger
-sleep 10
-EOS
-  chmod 755 "$r/second-stage"
-  # dpkg's fsyncs cost minutes on an emulated disk; the image is thrown away on failure
-  mkdir -p "$r/etc/dpkg/dpkg.cfg.d"; echo force-unsafe-io > "$r/etc/dpkg/dpkg.cfg.d/tock-second-stage"
-  rm -f "$img"
-  mkfs.ext4 -q -F -d "$r" "$img" 2G > "$cache/mkfs.log" 2>&1 || { cat "$cache/mkfs.log" >&2; die "mkfs.ext4 -d for the second stage"; }
-  say "debootstrap --second-stage in the $vm_arch guest (QEMU, about 10 minutes)"
-  timeout 2400 "$vm_qemu" "${vm_qemu_machine[@]}" -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
-    -kernel "$kdir/vmlinuz" -initrd "$initrd" -append "console=$vm_console panic=-1 loglevel=4 tock.init=/second-stage" \
-    -drive "file=$img,format=raw,if=virtio,cache=unsafe" < /dev/null > "$log" 2>&1 || true
-  tr -d '\r' < "$log" | grep -q '^SECOND-STAGE: status 0' \
-    || { tr -d '\r' < "$log" | tail -30 >&2; die "the second stage failed in the guest (log: $log)"; }
-  rm -rf "$r"; mkdir -p "$r"
-  debugfs -R "rdump / $r" "$img" > "$cache/rdump.log" 2>&1 || { tail "$cache/rdump.log" >&2; die "debugfs rdump"; }
-  [ -x "$r/lib/systemd/systemd" ] || [ -x "$r/usr/lib/systemd/systemd" ] || die "no systemd in the root file system after the second stage"
-  [ -s "$r/set-id-modes" ] || die "the second stage left no list of set-id files"
-  local mode path
-  while read -r mode path; do chmod "$mode" "$r$path"; done < "$r/set-id-modes"
-  rm -rf "$r/lost+found" "$r/second-stage" "$r/set-id-modes" "$r/etc/dpkg/dpkg.cfg.d/tock-second-stage" "$img"
-}
-if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
-  say "root file system: cached"
-else
-  t=$(date +%s)
-  rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
-  foreign=()
-  [ "$vm_arch" = amd64 ] || foreign=(--foreign --arch="$vm_arch")
-  say "debootstrap ${foreign[*]} --variant=minbase $suite from $mirror (a few minutes)"
-  if ! debootstrap "${foreign[@]}" --variant=minbase --include="$packages" "$suite" "$cache/rootfs.tmp" "$mirror" \
-      > "$cache/debootstrap.log" 2>&1; then
-    tail -20 "$cache/debootstrap.log" >&2
-    die "debootstrap failed (log: $cache/debootstrap.log)"
-  fi
-  r=$cache/rootfs.tmp
-  [ "$vm_arch" = amd64 ] || second_stage "$r"
+# tock_root_common DIR: what every test root gets before it is cached.
+tock_root_common() {
+  local r=$1
   rm -f "$r"/var/cache/apt/archives/*.deb
   # A machine id: no first-boot logic (systemd-firstboot would prompt on the console).
   od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$r/etc/machine-id"; echo >> "$r/etc/machine-id"
   echo tock-vm > "$r/etc/hostname"
   printf '/dev/vda / ext4 rw,errors=remount-ro 0 0\n' > "$r/etc/fstab"
   ln -sf /dev/null "$r/etc/systemd/system/systemd-firstboot.service"
-  echo "$suite $packages" > "$r/.done"
-  mv "$r" "$cache/rootfs"
-  say "root file system ready in $(( $(date +%s) - t )) s ($(du -sh "$cache/rootfs" | cut -f1))"
+}
+if [ "$vm_arch" = amd64 ]; then
+  # What the package depends on (dpkg -i installs no dependencies); tock-web's
+  # zlib1g is in every Debian (minbase has it).
+  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+  if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
+    say "root file system: cached"
+  else
+    t=$(date +%s)
+    rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
+    say "debootstrap --variant=minbase $suite from $mirror (a few minutes)"
+    if ! debootstrap --variant=minbase --include="$packages" "$suite" "$cache/rootfs.tmp" "$mirror" \
+        > "$cache/debootstrap.log" 2>&1; then
+      tail -20 "$cache/debootstrap.log" >&2
+      die "debootstrap failed (log: $cache/debootstrap.log)"
+    fi
+    tock_root_common "$cache/rootfs.tmp"
+    echo "$suite $packages" > "$cache/rootfs.tmp/.done"
+    mv "$cache/rootfs.tmp" "$cache/rootfs"
+    say "root file system ready in $(( $(date +%s) - t )) s ($(du -sh "$cache/rootfs" | cut -f1))"
+  fi
+else
+  # arm64: the Raspberry Pi image's base root (deploy/image/base.sh: Debian
+  # 13 arm64 made by mmdebstrap, its maintainer scripts run under
+  # qemu-user; cached in .cache/image/ and shared with make image). It has
+  # systemd, udev, kmod, apt, and already the package's dependencies
+  # (libgpiod3, libmosquitto1, adduser): boot 0's apt install brings the
+  # package and mosquitto from the local repository (local-repo.sh).
+  base=$(bash "$repo/deploy/image/base.sh") || die "the image's base root (deploy/image/base.sh)"
+  key="image-base $(basename "$base")"
+  if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$key" ]; then
+    say "root file system: cached ($key)"
+  else
+    rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
+    cp -a "$base" "$cache/rootfs.tmp"
+    r=$cache/rootfs.tmp
+    rm -f "$r/.done" "$r/.versions"
+    # The image's sshd takes its host key from the image's /data, which
+    # this root has not: ssh is left out here.
+    rm -f "$r/etc/ssh/sshd_config.d/tock.conf"
+    ln -sf /dev/null "$r/etc/systemd/system/ssh.service"
+    ln -sf /dev/null "$r/etc/systemd/system/ssh.socket"
+    tock_root_common "$r"
+    echo "$key" > "$r/.done"
+    mv "$r" "$cache/rootfs"
+    say "root file system ready: the image's base ($(du -sh "$cache/rootfs" | cut -f1))"
+  fi
 fi
 say "ready: $cache (kernel $release)"
