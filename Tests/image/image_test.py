@@ -8,7 +8,9 @@ into the rest, as on a real card), the network is QEMU's user mode network
 on the Pi's USB (usb-net) with the guest's 22 and 8080 forwarded to
 127.0.0.1. The host logs in with the SSH key it put in tock-setup.txt.
 
-Phases (--phases, default all, in this order):
+Phases (--phases, default all but short, in this order):
+  short    make test's run (make image-smoke): boot and page, two power
+           cuts mid-count, broken and its fix, in three boots
   boot     first boot with a setup file: READY on pinctrl-bcm2835 by the
            default config's line names, host name, zone, SSH key applied,
            root read-only, data partition grown and journalled; boot time
@@ -356,13 +358,18 @@ ssh_key = {key}
 """
 
 
-def phase_broken(card, work, args):
+def put_broken_files(card, args):
+    """A broken tock-setup.txt (an unknown zone, an unknown key) and a
+    config.yaml with a wrong mode, written on the card as a person would;
+    returns the good config.yaml for the fix."""
     card.put("tock-setup.txt", BROKEN_SETUP.format(key=args.pubkey))
     good_config = card.read("tock/config.yaml").decode()
     card.put("tock/config.yaml", good_config.replace("mode: timer ", "mode: timre "))
-    vm, _ = boot(card, work, "broken", args.timeout)
-    if not vm:
-        return
+    return good_config
+
+
+def check_broken_boot(vm):
+    """A boot with the broken files: the display's code, the last good setup kept."""
     code = None
     for _ in range(60):
         st = vm.status()
@@ -373,22 +380,43 @@ def phase_broken(card, work, args):
     check(code is not None and code.replace(" ", "").startswith("Er04"), "display shows Er04 (the first error: the zone)", code)
     check(vm.ssh("hostname").strip() == "tock-test", "the last good setup still applied (host name)")
     check(vm.ssh("readlink -f /etc/localtime").strip().endswith("Europe/Berlin"), "the last good zone kept")
-    vm.poweroff()
+
+
+def check_broken_log(card):
+    """The FAT log a PC reads after that boot."""
     log = (card.read("tock/setup-log.txt") or b"").decode()
     print("  setup-log.txt:\n    " + log.replace("\n", "\n    "), flush=True)
     check("tock-setup.txt line 2" in log and "Europe/Nowhere" in log and "fix:" in log,
           "setup-log.txt on the FAT names file, line 2 and a fix for the zone", log)
     check("line 3" in log and "colour" in log, "setup-log.txt names the unknown key on line 3", log)
     check("Er10" in log and "config.yaml" in log and "timre" in log, "setup-log.txt has tock config check's error for config.yaml", log)
-    # The fix: on the image file, as a person would on the card.
+
+
+def put_fixed_files(card, args, good_config):
+    """The fix: on the image file, as a person would on the card."""
     card.put("tock-setup.txt", GOOD_SETUP.format(key=args.pubkey).replace("tock-test", "tock-fixed"))
     card.put("tock/config.yaml", good_config)
-    vm, _ = boot(card, work, "fixed", args.timeout)
-    if not vm:
-        return
+
+
+def check_fixed_boot(vm):
     check(vm.ssh("hostname").strip() == "tock-fixed", "after the fix: the new host name")
     check(vm.ssh("test -e /run/tock-image/error-code; echo $?").strip() == "1", "after the fix: no error code")
     check(vm.ssh("cat /boot/firmware/tock/setup-log.txt").startswith("OK"), "after the fix: setup-log.txt says OK")
+
+
+def phase_broken(card, work, args):
+    good_config = put_broken_files(card, args)
+    vm, _ = boot(card, work, "broken", args.timeout)
+    if not vm:
+        return
+    check_broken_boot(vm)
+    vm.poweroff()
+    check_broken_log(card)
+    put_fixed_files(card, args, good_config)
+    vm, _ = boot(card, work, "fixed", args.timeout)
+    if not vm:
+        return
+    check_fixed_boot(vm)
     vm.poweroff()
 
 
@@ -698,6 +726,61 @@ def phase_cuts(card, work, args, rng):
     fsck_clean(card, work, f"after {len(places)} power cuts, powered off", dirty_ok=False)
 
 
+def phase_short(card, work, args, rng):
+    """make test's run of the image (make image-smoke): the first boot, the
+    page, two power cuts mid-count, a broken setup and its fix, in three
+    boots.
+
+    1. The first boot with a setup file (phase boot's checks), the page
+       paired and a count started from it; then a stopwatch, and the power
+       cut while it counts.
+    2. While off, the card gets phase broken's files: the display's code and
+       the last good setup; the stopwatch continued across the cut as the
+       clock says (Count); the power cut again while it counts; the FAT log
+       read off the card.
+    3. The files fixed on the card: the fix applied, the stopwatch still
+       continuing, no failed unit; a clean power-off.
+    After each cut and after the power-off the file systems are clean."""
+    vm = phase_boot(card, work, args)
+    if not vm:
+        return
+    phase_page(vm, args)
+    vm.ssh("tock stop >/dev/null; tock reset >/dev/null; tock mode stopwatch >/dev/null")
+    h0 = time.monotonic()
+    vm.ssh("tock start >/dev/null")
+    h1 = time.monotonic()
+    since = running_phase(json.loads(vm.ssh("cat /var/lib/tock/state.json"))).get("since")
+    if not check(since is not None and vm.status().get("state") == "running", "a stopwatch runs before the first cut"):
+        vm.kill()
+        return
+    count = Count(since, (h0, h1))
+    time.sleep(rng.uniform(1, 10))
+    vm.kill()
+    count.cut(time.monotonic())
+    fsck_clean(card, work, "cut 1 (counting, after the first boot)", parts=(0, 2), dirty_ok=False)
+    good_config = put_broken_files(card, args)
+    vm, _ = boot(card, work, "broken", args.timeout)
+    if not vm:
+        return
+    count.verify(vm, "after cut 1, with the broken files")
+    check_broken_boot(vm)
+    time.sleep(rng.uniform(0, 5))
+    vm.kill()
+    count.cut(time.monotonic())
+    fsck_clean(card, work, "cut 2 (counting, with the broken files)", parts=(0, 2), dirty_ok=False)
+    check_broken_log(card)
+    put_fixed_files(card, args, good_config)
+    vm, _ = boot(card, work, "fixed", args.timeout)
+    if not vm:
+        return
+    check_fixed_boot(vm)
+    count.verify(vm, "after cut 2, the files fixed")
+    failed_units = vm.ssh("systemctl --failed --no-legend --plain | awk '{print $1}'").split()
+    check(not failed_units, "after the fix: no failed units", failed_units)
+    if check(vm.poweroff(), "clean power-off (systemctl poweroff)", vm.tail()):
+        fsck_clean(card, work, "after the power-off", dirty_ok=False)
+
+
 def phase_update(card, work, args):
     vm, _ = boot(card, work, "update", args.timeout)
     if not vm:
@@ -769,6 +852,8 @@ def main():
     args.repo_port = free_port()
     vm = None
     try:
+        if "short" in phases:
+            phase_short(card, args.work, args, rng)
         if "boot" in phases:
             vm = phase_boot(card, args.work, args)
             if vm and "page" in phases:
