@@ -623,6 +623,9 @@ def while_ready(vm, kind, i, count, rng):
         h, m, sec = map(int, vm.ssh("date +%H:%M:%S").strip().split(":"))
         t = (h * 60 + m + (1 if sec < 40 else 2)) % 1440
         alarm = f"{t // 60:02d}:{t % 60:02d}"
+        # The alarms of earlier cuts (and an edit loop's, cut between its
+        # add and its rm) are removed first: a box keeps at most 10.
+        vm.ssh("n=0; while [ $n -lt 20 ] && tock alarm rm 1 >/dev/null 2>&1; do n=$((n+1)); done")
         vm.ssh(f"tock alarm add {alarm} --label cut{i} >/dev/null")
         rang, end = None, time.monotonic() + 200
         while time.monotonic() < end and not rang:
