@@ -35,8 +35,9 @@ public final class Reactor: EventLoop {
     /// kernel-level path the tests drive directly; the appliance's parts use
     /// timers (`EventLoop`).
     var onTimer: (() -> Void)?
-    /// The real-time clock was stepped while a wall deadline was armed
-    /// (parts hear of it through `onClockStep`).
+    /// The real-time clock was stepped (parts hear of it through
+    /// `onClockStep`). Watched at all times: with no wall deadline the
+    /// real-time timerfd is armed for `stepWatch`, which never comes.
     var onClockStepped: (() -> Void)?
     /// One of the blocked signals arrived. When nil, a signal stops the
     /// loop: these signals ask for termination, and swallowing them would
@@ -67,6 +68,13 @@ public final class Reactor: EventLoop {
     /// A clock step reported while arming rather than by a read; it is
     /// delivered before the loop next waits.
     private var stepFoundWhileArming = false
+    /// The real-time timerfd's deadline when no part asks for one: the end
+    /// of the kernel's time (it never expires), armed with
+    /// `TFD_TIMER_CANCEL_ON_SET` only so that a step is reported. Without
+    /// it a step that came while no wall deadline was armed (NTP's first
+    /// setting on a box counting a stopwatch) went unseen, and the state
+    /// file kept instants read on the clock before the step.
+    static let stepWatch = Int64.max
 
     /// Blocks `signals` on the calling thread (they arrive through
     /// `onSignal`) and opens the epoll instance and both timerfds.
@@ -78,6 +86,8 @@ public final class Reactor: EventLoop {
         try epoll.add(signalFD.descriptor)
         try epoll.add(boottimeTimer.descriptor)
         try epoll.add(realtimeTimer.descriptor)
+        if try realtimeTimer.arm(nanoseconds: Self.stepWatch) == .armedAfterClockStep { stepFoundWhileArming = true }
+        wallDeadline = .armed(Self.stepWatch)
     }
 
     /// Calls `handler` on every wake-up while `fd` has input pending (or,
@@ -109,18 +119,19 @@ public final class Reactor: EventLoop {
         try epoll.remove(FileDescriptor(rawValue: fd))
     }
 
-    /// Arm the wake-up deadlines (absolute). nil disarms. Re-arms a timerfd
-    /// only when its deadline changed (no syscall otherwise).
+    /// Arm the wake-up deadlines (absolute). nil disarms the boottime
+    /// timerfd and leaves the realtime one armed for `stepWatch` (clock
+    /// steps are watched at all times). Re-arms a timerfd only when its
+    /// deadline changed (no syscall otherwise).
     ///
     /// A deadline that has already been reported through `onTimer` counts
     /// as unchanged, so handing the same past deadline back does not wake
-    /// the loop again. The realtime timerfd is armed only for a wall
-    /// deadline; clock steps are detected while one is armed. Called after
+    /// the loop again. Called after
     /// each wake-up with the timers' earliest deadlines; the tests call it
     /// directly to drive the timerfds.
     func arm(monotonic: Instant?, wall: WallTime?) throws {
         try update(boottimeTimer, &monotonicDeadline, to: monotonic?.nanoseconds)
-        try update(realtimeTimer, &wallDeadline, to: wall?.nanoseconds)
+        try update(realtimeTimer, &wallDeadline, to: wall?.nanoseconds ?? Self.stepWatch)
     }
 
     /// Waits for and dispatches events until `stop()` is called. Each
@@ -216,9 +227,13 @@ public final class Reactor: EventLoop {
     /// for that same instant is a new wake-up (a part that keeps asking
     /// for a past instant must not, see `Shell`).
     private func armTimers() throws {
-        guard timers.scheduled > 0 else { return }  // armed by hand (`arm`), or nothing to arm
-        if case .delivered = monotonicDeadline { monotonicDeadline = .disarmed }
         if case .delivered = wallDeadline { wallDeadline = .disarmed }
+        guard timers.scheduled > 0 else {
+            // Armed by hand (`arm`), or nothing to arm: steps are still watched.
+            if wallDeadline == .disarmed { try update(realtimeTimer, &wallDeadline, to: Self.stepWatch) }
+            return
+        }
+        if case .delivered = monotonicDeadline { monotonicDeadline = .disarmed }
         let e = timers.earliest
         try arm(monotonic: e.monotonic, wall: e.wall)
     }

@@ -173,6 +173,37 @@ struct ReactorTests {
         print("wall deadline 2 s in the past: \(calls) onTimer call, stats \(reactor.stats)")
     }
 
+    /// A step of the real-time clock is reported with no wall deadline
+    /// armed: NTP's first setting while the box counts a stopwatch and has
+    /// no alarm (the state file's instants must follow the step, or a
+    /// restart after it moved the count by the step). The step is made:
+    /// the clock set 10 µs ahead of what it read, forward, so no other
+    /// reader sees time go back. It needs CAP_SYS_TIME: root, as make test
+    /// runs; without root the test is skipped and says why.
+    @Test(.enabled(if: geteuid() == 0, "setting CLOCK_REALTIME needs root (CAP_SYS_TIME): run as make test does"))
+    func aClockStepIsReportedWithNoWallDeadlineArmed() throws {
+        let reactor = try Reactor()
+        var steps = 0
+        var timerCalls = 0
+        reactor.onClockStepped = { steps += 1 }
+        reactor.onTimer = { timerCalls += 1 }
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        ts.tv_nsec += 10_000
+        if ts.tv_nsec >= 1_000_000_000 { ts.tv_sec += 1; ts.tv_nsec -= 1_000_000_000 }
+        let rc = clock_settime(CLOCK_REALTIME, &ts)
+        try #require(rc == 0, "clock_settime(CLOCK_REALTIME): errno \(errno) (CAP_SYS_TIME)")
+        _ = try StopTimer(reactor, at: clock.now().monotonic + .milliseconds(200))
+
+        try reactor.run()
+
+        #expect(steps == 1)
+        #expect(reactor.stats.clockSteps == 1)
+        // The watch's deadline is the end of time: it never fires.
+        #expect(timerCalls == 0)
+        #expect(reactor.stats.timerExpirations == 0)
+    }
+
     @Test func bothDeadlinesPassedCallOnTimerOncePerWakeUp() throws {
         let reactor = try Reactor()
         let now = clock.now()
