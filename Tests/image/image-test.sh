@@ -20,26 +20,38 @@ img=$IMAGE_CACHE/tock-$version-raspi-arm64.img
 deb=$(ls -t "$repo"/.build/deb/tock_"$version"_arm64.deb | head -1)
 work=${IMAGE_TEST_WORK:-$IMAGE_CACHE/test}
 rm -rf "$work"; mkdir -p "$work/repos"
-# The update phase's repositories: only when it runs (the phases asked
-# with --phases, all by default).
+# The update phase's repositories, when it runs (alone or in the short
+# phase): good/ signed by the key of TOCK_REPO_GNUPGHOME (repo.sh: the
+# project key by default; make image-smoke builds its image trusting a
+# throwaway key instead and passes that), dated as the image was built (a
+# box's clock starts there), and wrong/ signed by another throwaway key.
 phases=boot,page,broken,cuts,update
 for ((i = 1; i < $#; i++)); do [ "${!i}" != --phases ] || { j=$((i + 1)); phases=${!j}; }; done
 update=()
-if [[ ,$phases, == *,update,* ]]; then
+if [[ ,$phases, == *,update,* || ,$phases, == *,short,* ]]; then
   n1=$version+imagetest1
-  x=$work/n1; dpkg-deb -R "$deb" "$x"
-  sed -i "s/^Version: .*/Version: $n1/" "$x/DEBIAN/control"
-  dpkg-deb -b -Zxz "$x" "$work/tock_${n1}_arm64.deb" >/dev/null; rm -rf "$x"
+  # N+1: the package's own members with the version changed in its
+  # control file alone (data.tar.xz as built, not compressed again).
+  x=$work/n1; mkdir -p "$x/control"
+  (cd "$x" && ar x "$deb" && tar -xf control.tar.* -C control)
+  sed -i "s/^Version: .*/Version: $n1/" "$x/control/control"
+  (cd "$x" && rm control.tar.* && tar --owner=0 --group=0 --numeric-owner -C control -cJf control.tar.xz . \
+    && ar rc "$work/tock_${n1}_arm64.deb" debian-binary control.tar.xz data.tar.*)
+  rm -rf "$x"
+  [ "$(dpkg-deb -f "$work/tock_${n1}_arm64.deb" Version)" = "$n1" ] || { echo "image-test: the N+1 package was not made" >&2; exit 1; }
   update=(--repo-root "$work/repos" --version-n1 "$n1")
-  if bash "$repo/deploy/repo/repo.sh" "$work/repos/good" "$deb" "$work/tock_${n1}_arm64.deb"; then :; else
+  epoch=$(cat "${img%.img}.epoch" 2>/dev/null || true)
+  if SOURCE_DATE_EPOCH=${epoch:-${SOURCE_DATE_EPOCH:-}} bash "$repo/deploy/repo/repo.sh" "$work/repos/good" "$deb" "$work/tock_${n1}_arm64.deb"; then :
+  elif [[ ,$phases, == *,short,* ]]; then
+    echo "image-test: the short phase's update needs the key its image trusts (TOCK_REPO_GNUPGHOME; make image-smoke makes one)" >&2
+    exit 1
+  else
     echo "image-test: no project signing key here: the update phase is left out" >&2
     update=()
     set -- --phases "${phases/update/}" "$@"
   fi
-  # The wrong key: made here, thrown away with the run.
-  g=$work/wrong-gnupg; mkdir -m 700 "$g"
-  GNUPGHOME=$g gpg --batch -q --passphrase '' --quick-gen-key "not the Tock key <x@invalid>" ed25519 sign 1d 2>/dev/null
-  GNUPGHOME=$g gpg -q --export > "$work/wrong.pgp"
-  TOCK_REPO_GNUPGHOME=$g TOCK_REPO_KEYRING=$work/wrong.pgp bash "$repo/deploy/repo/repo.sh" "$work/repos/wrong" "$deb" "$work/tock_${n1}_arm64.deb"
+  bash "$here/throwaway-key.sh" "$work/wrong-key" "not the Tock key"
+  SOURCE_DATE_EPOCH=${epoch:-${SOURCE_DATE_EPOCH:-}} TOCK_REPO_GNUPGHOME=$work/wrong-key/gnupg TOCK_REPO_KEYRING=$work/wrong-key/key.pgp \
+    bash "$repo/deploy/repo/repo.sh" "$work/repos/wrong" "$deb" "$work/tock_${n1}_arm64.deb"
 fi
 exec python3 "$here/image_test.py" --image "$img" --work "$work" --cuts "${IMAGE_TEST_CUTS:-10}" ${update[@]+"${update[@]}"} "$@"

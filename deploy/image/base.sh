@@ -5,7 +5,8 @@
 # (qemu-user-static with binfmt_misc; this script mounts binfmt_misc when it
 # is not). 10-20 minutes the first time on two cores.
 #
-#   deploy/image/base.sh        prints the base's path
+#   deploy/image/base.sh        prints the base's path (waits while another
+#                               run builds it)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=deploy/image/lib.sh
@@ -14,6 +15,15 @@ say() { printf 'image-base: %s\n' "$*" >&2; }
 die() { printf 'image-base: ERROR: %s\n' "$*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap and chroot need it)"
 
+# One build at a time: make test starts one beside its first stages
+# (make image-base-background) and the stages that need the base wait here
+# for it, then find it cached (or, if it failed, build it again and say why).
+mkdir -p "$IMAGE_CACHE"
+exec 9> "$IMAGE_CACHE/.base.lock"
+if ! flock -n 9; then
+  say "waiting for the base being built beside (log: $IMAGE_CACHE/base.log)"
+  flock 9
+fi
 if [ -e "$IMAGE_BASE/.done" ] && [ "${IMAGE_REFRESH:-0}" != 1 ]; then
   say "cached ($IMAGE_BASE)"; echo "$IMAGE_BASE"; exit 0
 fi
@@ -25,7 +35,6 @@ fi
   || update-binfmts --import qemu-aarch64 >/dev/null 2>&1 || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "no qemu-aarch64 in binfmt_misc: apt-get install qemu-user-static binfmt-support"
 
-mkdir -p "$IMAGE_CACHE"
 t=$(date +%s)
 say "mmdebstrap $IMAGE_SUITE $IMAGE_ARCH (10-20 minutes; the time of each step in $IMAGE_CACHE/base.log)"
 rm -rf "$IMAGE_BASE.tmp" "$IMAGE_BASE"

@@ -100,7 +100,12 @@ install -m 0644 "$R/etc/system-tock.conf" "$root/etc/systemd/system.conf.d/tock.
 install -m 0644 "$R/etc/journald-tock.conf" "$root/etc/systemd/journald.conf.d/tock.conf"
 install -m 0644 "$R/etc/resolved-tock.conf" "$root/etc/systemd/resolved.conf.d/tock.conf"
 # The project's archive, for apt upgrade (make repo; docs/updates.md).
-install -m 0644 "$repo/deploy/repo/tock-archive-keyring.pgp" "$root/usr/share/keyrings/tock-archive-keyring.pgp"
+# IMAGE_REPO_KEYRING: another key for it, only for an image that a test
+# upgrades from a repository it signs itself (make image-smoke).
+keyring=${IMAGE_REPO_KEYRING:-$repo/deploy/repo/tock-archive-keyring.pgp}
+[ "$keyring" = "$repo/deploy/repo/tock-archive-keyring.pgp" ] \
+  || say "the archive key trusted is $keyring, not the project's: a test image"
+install -m 0644 "$keyring" "$root/usr/share/keyrings/tock-archive-keyring.pgp"
 cat > "$root/etc/apt/sources.list.d/tock.sources" <<SRC
 Types: deb
 URIs: ${TOCK_REPO_URL:-https://tock.invalid/debian}
@@ -264,6 +269,9 @@ dd if="$bootimg" of="$img" bs=1M seek=$start1 conv=notrunc,sparse status=none
 dd if="$rootimg" of="$img" bs=1M seek=$start2 conv=notrunc,sparse status=none
 dd if="$dataimg" of="$img" bs=1M seek=$start3 conv=notrunc,sparse status=none
 cp "$work/packages.txt" "$IMAGE_CACHE/tock-$version-raspi-arm64.packages"
+# The build's time, which a first boot's clock starts from: a repository
+# that a test signs for the image is dated no later (Tests/image/image-test.sh).
+echo "$SOURCE_DATE_EPOCH" > "$IMAGE_CACHE/tock-$version-raspi-arm64.epoch"
 rm -rf "$root" "$boot" "$rootimg" "$dataimg" "$bootimg" "$datadir"
 say "image $total MiB ($img) in $(( $(date +%s) - t0 )) s"
 
