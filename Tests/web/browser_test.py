@@ -150,7 +150,7 @@ class BrowserTest(unittest.TestCase):
 
     def test_revoked_from_the_command_line(self):
         self.pair_in_page()
-        entry = json.load(open(self.box.tokens))[0]
+        entry = self.box.token_list()[0]
         subprocess.run([TOCK_WEB, "revoke", entry["id"], "--tokens", self.box.tokens], check=True, capture_output=True)
         self.assertEqual(self.box.http("POST", "/api/start", headers={"Cookie": f"tock_token={entry['token']}"})[0], 401)
         self.assertEqual(self.box.status()["state"], "ready")
@@ -170,7 +170,7 @@ class BrowserTest(unittest.TestCase):
         self.assertEqual(statuses, [403, 403, 403, 429])
         self.assertEqual(self.box.http("POST", "/api/pair", {"code": code})[0], 429, "locked: the right code too")
         self.assertNotIn("notice", self.box.status(), "the code came down")
-        self.assertEqual(json.load(open(self.box.tokens)) if os.path.exists(self.box.tokens) else [], [])
+        self.assertEqual(self.box.token_list(), [])
 
     def test_cross_origin_and_tokenless_requests_change_nothing(self):
         token = self.box.pair()

@@ -26,18 +26,20 @@ class Box:
         with open(config, "w") as f:
             f.write("timer: {presets: [2m, 10m]}\n"
                     "interval: {programs: [{name: tAbA, kind: tabata}, {name: E1, kind: emom, every: 1m, rounds: 10}]}\n")
-        self.appliance = subprocess.Popen([tock, "run", "--backend", "mock", "--config", config, "--socket", self.socket,
-                                           "--state", os.path.join(self.dir, "state.json")],
-                                          stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "tock.log"), "w"))
+        # The child holds the log open; the parent's copy is closed at once.
+        with open(os.path.join(self.dir, "tock.log"), "w") as log:
+            self.appliance = subprocess.Popen([tock, "run", "--backend", "mock", "--config", config, "--socket", self.socket,
+                                               "--state", os.path.join(self.dir, "state.json")],
+                                              stdout=subprocess.DEVNULL, stderr=log)
         self.wait(lambda: os.path.exists(self.socket), "the control socket")
         self.port = free_port()
         self.web = None
         self.start_web()
 
     def start_web(self):
-        self.web = subprocess.Popen([self.tock_web, "--listen", "127.0.0.1", "--port", str(self.port), "--socket", self.socket,
-                                     "--tokens", self.tokens], stdout=subprocess.DEVNULL,
-                                    stderr=open(os.path.join(self.dir, "web.log"), "a"))
+        with open(os.path.join(self.dir, "web.log"), "a") as log:
+            self.web = subprocess.Popen([self.tock_web, "--listen", "127.0.0.1", "--port", str(self.port), "--socket", self.socket,
+                                         "--tokens", self.tokens], stdout=subprocess.DEVNULL, stderr=log)
         self.wait(self.listening, "tock-web")
 
     @property
@@ -95,7 +97,14 @@ class Box:
         code = self.status()["display"]
         status, reply = self.http("POST", "/api/pair", {"code": code, "name": "script"})
         assert status == 200, (status, reply)
-        return json.load(open(self.tokens))[-1]["token"]
+        return self.token_list()[-1]["token"]
+
+    def token_list(self):
+        """tokens.json as tock-web last wrote it ([] before it has)."""
+        if not os.path.exists(self.tokens):
+            return []
+        with open(self.tokens) as f:
+            return json.load(f)
 
     def stop(self):
         for p in (self.web, self.appliance):
