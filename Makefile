@@ -472,8 +472,8 @@ image-repro: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
 	$(SUDO) bash Tests/image/repro.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
 
-## The power-cut soak: the cuts phase alone with 100 cuts (2-4 minutes a
-## cut under QEMU on two cores: 4-7 hours).
+## The power-cut soak: the cuts phase alone with 100 cuts (1.4-2 minutes a
+## cut under QEMU with other work beside it: 3-3.5 hours of one core).
 image-soak:
 	@$(MAKE) --no-print-directory image-test PHASES=cuts IMAGE_TEST_CUTS=100
 
