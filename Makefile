@@ -70,7 +70,6 @@ build: deps
 check: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
-	$(MAKE) --no-print-directory image-base-background
 	python3 Tests/docs/module-graph.py .
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
