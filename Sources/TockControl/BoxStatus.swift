@@ -17,6 +17,9 @@ public struct BoxStatus: Sendable, Equatable {
     public var mode: String
     /// A changed configuration file waits for the count in progress.
     public var configWaitsForReset = false
+    /// Settings of the configuration file that apply at the next restart
+    /// (the wiring, the display's digits): read by a reload, not yet in use.
+    public var configWaitsForRestart: [String] = []
     /// A notice (the pairing code) is shown over the count.
     public var notice = false
     public var switchPosition: String?
@@ -227,6 +230,7 @@ public struct BoxStatus: Sendable, Equatable {
     public var object: [String: Any] {
         var s: [String: Any] = ["ok": true, "state": state, "display": display, "buzzer": buzzer, "mode": mode]
         if configWaitsForReset { s["config_waits_for_reset"] = true }
+        if !configWaitsForRestart.isEmpty { s["config_waits_for_restart"] = configWaitsForRestart }
         if let segments { s["segments"] = segments }
         if let colon { s["colon"] = colon }
         if notice { s["notice"] = true }
@@ -271,6 +275,7 @@ public struct BoxStatus: Sendable, Equatable {
         func int(_ k: String) -> Int? { o[k] as? Int }
         func int64(_ k: String) -> Int64? { int(k).map(Int64.init) }
         configWaitsForReset = o["config_waits_for_reset"] as? Bool ?? false
+        configWaitsForRestart = (o["config_waits_for_restart"] as? [Any])?.compactMap { $0 as? String } ?? []
         segments = (o["segments"] as? [Any])?.compactMap { $0 as? Int }
         colon = o["colon"] as? Bool
         notice = o["notice"] as? Bool ?? false

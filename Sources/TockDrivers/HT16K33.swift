@@ -48,8 +48,14 @@ public final class HT16K33: SegmentDisplay {
     }
 
     public func show(_ frame: Frame) throws {
-        precondition(frame.digits == Self.digits, "a \(frame.digits)-digit frame on a 4-digit HT16K33 backpack")
-        precondition((0...7).contains(frame.brightness), "frame brightness \(frame.brightness) is outside 0...7")
+        // A frame of another width (a configuration that changed under a
+        // running box) is refused as an error, never a trap: the shell logs it.
+        guard frame.digits == Self.digits else {
+            throw HardwareError(.unsupported, "a \(frame.digits)-digit frame cannot be shown on the \(Self.digits)-digit HT16K33 backpack opened at start (display.digits changed: restart tock to apply it)")
+        }
+        guard (0...7).contains(frame.brightness) else {
+            throw HardwareError(.unsupported, "frame brightness \(frame.brightness) is outside 0...7")
+        }
         let wanted = Self.displayRAM(for: frame)
         let lit = wanted.contains { $0 != 0 }
         do {

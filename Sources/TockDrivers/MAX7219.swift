@@ -50,8 +50,14 @@ public final class MAX7219: SegmentDisplay {
     }
 
     public func show(_ frame: Frame) throws {
-        precondition(frame.digits == digits, "a \(frame.digits)-digit frame on a \(digits)-digit MAX7219")
-        precondition((0...7).contains(frame.brightness), "frame brightness \(frame.brightness) is outside 0...7")
+        // A frame of another width (a configuration that changed under a
+        // running box) is refused as an error, never a trap: the shell logs it.
+        guard frame.digits == digits else {
+            throw HardwareError(.unsupported, "a \(frame.digits)-digit frame cannot be shown on the \(digits)-digit MAX7219 opened at start (display.digits changed: restart tock to apply it)")
+        }
+        guard (0...7).contains(frame.brightness) else {
+            throw HardwareError(.unsupported, "frame brightness \(frame.brightness) is outside 0...7")
+        }
         let lit = (0..<digits).contains { frame.segments(at: $0) != 0 }
         do {
             // The chip powers up in shutdown mode; everything is set up

@@ -77,8 +77,14 @@ public final class TM1637: SegmentDisplay {
     }
 
     public func show(_ frame: Frame) throws {
-        precondition(frame.digits == digits, "a \(frame.digits)-digit frame on a \(digits)-digit TM1637")
-        precondition((0...7).contains(frame.brightness), "frame brightness \(frame.brightness) is outside 0...7")
+        // A frame of another width (a configuration that changed under a
+        // running box) is refused as an error, never a trap: the shell logs it.
+        guard frame.digits == digits else {
+            throw HardwareError(.unsupported, "a \(frame.digits)-digit frame cannot be shown on the \(digits)-digit TM1637 opened at start (display.digits changed: restart tock to apply it)")
+        }
+        guard (0...7).contains(frame.brightness) else {
+            throw HardwareError(.unsupported, "frame brightness \(frame.brightness) is outside 0...7")
+        }
         let wanted = Self.registerWord(for: frame)
         // A dark frame turns the display off and leaves the registers as
         // they are: one command instead of a rewrite.

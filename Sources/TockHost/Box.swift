@@ -109,6 +109,9 @@ public final class Box {
                          onFailure: { [unowned self] in onInputFailure?($0) })
     }
 
+    /// Fields of the status that the box's owner adds (the reload's).
+    public func addStatusFields(_ fields: @escaping (inout BoxStatus) -> Void) { service.addStatusFields(fields) }
+
     /// Buzzer off, the first frame, then the links.
     public func start() {
         shell.start()

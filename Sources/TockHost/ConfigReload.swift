@@ -44,6 +44,9 @@ public final class ConfigReload {
     /// Reloads acted on, and requests served by a read already under way.
     public private(set) var reloads = 0
     public private(set) var coalesced = 0
+    /// What the file acted on last changes that applies only at the next
+    /// restart (`display.digits`, the wiring): in the log and the status.
+    public private(set) var waitsForRestart: [String] = []
 
     private let shell: Shell
     private let loop: any EventLoop
@@ -137,10 +140,25 @@ public final class ConfigReload {
     /// A good file applies at once, except for the wiring, which needs a
     /// restart (the lines are held).
     private func apply(_ fresh: Configuration) {
+        // The display was opened at start with its digits: a file that
+        // changes them (display.digits, or a display.kind with another
+        // width) is read now and applied at the next restart, so no frame
+        // of the new width reaches the driver opened for the old one. The
+        // rest of the file must then fit the running display.
+        let read = fresh
+        var fresh = fresh
+        let digits = running.settings.display.digits
+        if fresh.settings.display.digits != digits {
+            if let long = fresh.settings.interval.programs.first(where: { (NamedProgram.label($0.name)?.count ?? 0) > digits }) {
+                return refused(.error, "SIGHUP: \(path) refused, keeping the running configuration: display.digits \(fresh.settings.display.digits) applies at the next restart, and until then the program name \"\(long.name)\" does not fit the \(digits) digits in use; restart to apply both (systemctl restart tock)")
+            }
+            fresh.settings.display.digits = digits
+        }
         reloads += 1
         lastRefusal = nil
-        if fresh.hardware != running.hardware || fresh.leds != running.leds {
-            log.warning("SIGHUP: wiring changes in \(path) apply at the next restart (systemctl restart tock)")
+        waitsForRestart = Self.restartOnly(read: read, running: running)
+        if !waitsForRestart.isEmpty {
+            log.warning("SIGHUP: \(waitsForRestart.joined(separator: ", ")) in \(path) apply at the next restart (systemctl restart tock)")
         }
         let file = Dimming(shell.core.settings.display), edited = shell.core.dimming != file
         let before = shell.core.snapshot(at: loop.now())
@@ -160,6 +178,14 @@ public final class ConfigReload {
         applied.hardware = running.hardware
         applied.leds = running.leds
         running = applied
+    }
+
+    /// What a file read by a reload changes that only a restart applies.
+    static func restartOnly(read: Configuration, running: Configuration) -> [String] {
+        var keys: [String] = []
+        if read.settings.display.digits != running.settings.display.digits { keys.append("display.digits") }
+        if read.hardware != running.hardware || read.leds != running.leds { keys.append("wiring changes") }
+        return keys
     }
 
     /// A minute after a line, while reloads were held back: how many (a

@@ -81,6 +81,7 @@ public final class ServiceRuntime {
         let reload = options.configPath.map { ConfigReload(path: $0, running: config, shell: box.shell, loop: reactor, log: log) }
         reload?.onReloading = { manager.reloading() }
         reload?.onReloaded = { manager.reloaded() }
+        if let reload { box.addStatusFields { [unowned reload] s in s.configWaitsForRestart = reload.waitsForRestart } }
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
                 guard let reload else { return log.notice("SIGHUP: no configuration file to reload") }

@@ -12,6 +12,12 @@ import TockCore
         display = MAX7219(bus: chip)
     }
 
+    @Test func aFrameOfAnotherWidthIsRefusedNotATrap() throws {
+        #expect(throws: HardwareError.self) { try display.show(Frame(text: "12:34", digits: 4)) }
+        try display.show(Frame(text: "12345678", digits: 8))
+        #expect(chip.text() == "12345678")
+    }
+
     @Test(arguments: ["12345678", "00.00.00", "        ", "8.8.8.8.8.8.8.8.", "12d 04.30", "  0.12.34", " 3r 01.30"])
     func theRegistersShowTheFrame(text: String) throws {
         let frame = Frame(text: text, digits: 8)

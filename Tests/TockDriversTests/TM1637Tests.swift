@@ -20,6 +20,19 @@ import TockCore
         #expect(bus.protocolErrors == [])
     }
 
+    /// A frame of another width (the configuration changed under a
+    /// running box) is an error that names the fix, never a trap, and
+    /// nothing reaches the wire.
+    @Test func aFrameOfAnotherWidthIsRefusedNotATrap() throws {
+        #expect(throws: HardwareError.self) { try display.show(Frame(text: "12345678", digits: 8)) }
+        #expect(bus.transactions.isEmpty)
+        do { try display.show(Frame(text: "12345678", digits: 8)) } catch let e as HardwareError {
+            #expect(e.kind == .unsupported && e.message.contains("restart tock"))
+        }
+        try display.show(Frame(text: "12:34", digits: 4))
+        #expect(bus.text() == "12:34")
+    }
+
     @Test func aFrameIsTheDatasheetsThreeCommands() throws {
         try display.show(Frame(text: "12:34", digits: 4, brightness: 7))
         #expect(bus.transactions == [

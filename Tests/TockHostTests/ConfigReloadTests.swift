@@ -175,4 +175,42 @@ import TockTestSupport
         reload.cancel()
         #expect(logged("reloaded 4 more times since the last such line").count == 1)
     }
+
+    /// A reload that changes the display's width (4 -> 8 digits on the
+    /// TM1637 opened at start) keeps the running width, says the rest
+    /// waits for a restart in the log and the status, and never makes a
+    /// frame the driver cannot show.
+    @Test func aReloadThatChangesTheDigitsWaitsForARestart() throws {
+        let (box, reload) = try box()
+        box.shell.action(.pressed(.start))
+        try write(Self.file + "display: {digits: 8}\n")
+        reload.requested()
+        loop.advance(by: .seconds(1))
+        #expect(reload.reloads == 1)
+        #expect(reload.waitsForRestart == ["display.digits", "wiring changes"])
+        #expect(box.shell.core.settings.display.digits == 4)
+        #expect(reload.running.settings.display.digits == 4)
+        box.shell.action(.pressed(.stop))
+        loop.advance(by: .seconds(2))
+        #expect(box.shell.frame?.digits == 4)
+        #expect(logged("display.digits, wiring changes in \(path) apply at the next restart").count == 1)
+        #expect(logged("frame cannot be shown").isEmpty)
+        // Back to the running width: nothing waits any more.
+        try write(Self.file)
+        reload.requested()
+        loop.advance(by: .seconds(1))
+        #expect(reload.waitsForRestart.isEmpty)
+    }
+
+    /// Until that restart the rest of the file must fit the digits in use:
+    /// a program name for 8 digits refuses the file, which is kept whole.
+    @Test func aProgramNameForTheNewWidthIsRefusedUntilTheRestart() throws {
+        let (box, reload) = try box()
+        try write("display: {digits: 8}\ninterval: {programs: [{name: SUPERSET, kind: tabata}]}\n")
+        reload.requested()
+        loop.advance(by: .seconds(1))
+        #expect(reload.reloads == 0)
+        #expect(box.shell.core.settings.interval.programs.isEmpty)
+        #expect(logged("the program name \"SUPERSET\" does not fit the 4 digits in use").count == 1)
+    }
 }
