@@ -77,6 +77,9 @@ public struct Machine: Sendable {
     var gesturePreset: Int?
     /// Extra timers that reached zero during the call in progress.
     var timersRang: [String] = []
+    /// A restore made while the wall clock was unverified, corrected once it
+    /// is trusted (Machine+Provisional.swift).
+    var provisional: ProvisionalRestore?
 
     struct Shown {
         var frame: Frame?
@@ -127,7 +130,8 @@ public struct Machine: Sendable {
         self.settings = settings
         self.fileMode = fileMode
         program = Program(settings: settings, switchPosition: switchPosition, at: now)
-        if let snapshot, snapshot.mode == settings.mode {
+        let restoredProgram = snapshot.map { $0.mode == settings.mode } ?? false
+        if let snapshot, restoredProgram {
             program.restore(snapshot, at: now)
         }
         if program.countTimer == nil, let snapshot, !snapshot.presets.isEmpty {
@@ -156,6 +160,7 @@ public struct Machine: Sendable {
         renderer = Renderer(digits: settings.display.digits, brightness: dimming.brightness)
         processed = now.monotonic
         lastChange = now.monotonic
+        keepProvisional(snapshot, restoredProgram: restoredProgram, at: now)
     }
 
     public var stateName: StateName { program.stateName }
@@ -176,6 +181,11 @@ public struct Machine: Sendable {
     /// and what happened, in order. A refused request leaves the machine as
     /// it was and returns only the refusal.
     public mutating func handle(_ input: Input, at now: Now) -> Output {
+        if provisional != nil, now.wallSynchronised {
+            catchUp(to: now)
+            settleProvisional(at: now)
+            quiet = nil
+        }
         if case .wake = input, let quiet, quiet.lasts(at: now), pendingSettings == nil {
             #if DEBUG
             // Every quiet tick in the tests is checked against a full one.

@@ -21,19 +21,23 @@ struct VirtualMachine {
     var persisted: [Snapshot] = []
 
     init(_ settings: Settings = Settings(), switch position: SwitchPosition = .down, epoch start: WallTime = epoch,
-         restoring snapshot: Snapshot? = nil) {
+         restoring snapshot: Snapshot? = nil, synchronised: Bool = true) {
         t = at(0)
         self.start = start
-        core = Machine(settings: settings, switchPosition: position, restoring: snapshot, at: Now(monotonic: t, wall: start))
+        self.synchronised = synchronised
+        core = Machine(settings: settings, switchPosition: position, restoring: snapshot,
+                       at: Now(monotonic: t, wall: start, wallSynchronised: synchronised))
         take(core.handle(.powerOn, at: clock))
     }
 
     var clock: Now { Now(monotonic: t, wall: start + (t - at(0)) + wallOffset, wallSynchronised: synchronised) }
 
     /// Step the wall clock at `s` (NTP, `date -s`), as the reactor reports it.
-    mutating func stepClock(by d: Duration, at s: Double) {
+    /// `synchronised`: the kernel's verdict changes with the step (NTP's first setting).
+    mutating func stepClock(by d: Duration, at s: Double, synchronised: Bool? = nil) {
         run(to: s)
         wallOffset = wallOffset + d
+        if let synchronised { self.synchronised = synchronised }
         take(core.handle(.clockStepped, at: clock))
     }
 

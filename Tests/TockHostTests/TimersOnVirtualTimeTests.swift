@@ -104,6 +104,36 @@ import TockMock
         #expect(again.shell.tone != nil)
     }
 
+    /// The pasta after a power cut on a Pi with no real-time clock: the
+    /// 12m30s count and a 6-minute timer, cut 66 s in; the box is back 30 s
+    /// later with its clock 225 s behind (the time it saved last) and not
+    /// synchronised. When NTP sets the clock, both are corrected through
+    /// the state file's restore: each rings when it would have had the box
+    /// stayed on, and the file is written again as the set clock reads it.
+    @Test func aCountRestoredUnderAClockBehindCatchesUpWhenNTPSetsIt() throws {
+        let path = try stateFile()
+        do {
+            let box = try TestBox("timer: {presets: [12m30s]}", loop: loop, statePath: path)
+            loop.advance(by: .seconds(1))
+            _ = box.host.service.reply(to: .start)
+            _ = box.host.service.reply(to: .timer(.add(name: "EGG", duration: .seconds(360))))
+            loop.advance(by: .seconds(65))  // 66 s in
+            withExtendedLifetime(box) {}
+        }
+        let later = VirtualLoop(epoch: Self.epoch + .seconds(96) - .seconds(225))
+        later.wallSynchronised = false
+        let again = try TestBox("timer: {presets: [12m30s]}", loop: later, statePath: path)
+        later.advance(by: .seconds(4))  // true time 100 s
+        #expect(again.shell.state == .running)
+        #expect(again.shell.progress().remaining == .seconds(746))  // restored from its start: the start looked ahead of the clock
+        later.stepWall(by: .seconds(225), synchronised: true)
+        later.advance(by: .seconds(1))  // true time 101 s
+        #expect(again.shell.progress().remaining == .seconds(750 - 100))
+        #expect(again.shell.core.timers.named("EGG")?.left(at: later.instant) == .seconds(360 - 100))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#"{"running":{"ends":\#((Self.epoch + .seconds(361)).nanoseconds)}"#))
+    }
+
     @Test func aReloadKeepsTheTimers() throws {
         let box = try TestBox("timer: {presets: [10m]}", loop: loop)
         loop.advance(by: .seconds(1))
