@@ -491,6 +491,7 @@ install: deps
 deploy-test: deb
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian"
 	bash Tests/deploy/deploy-test.sh
+	bash Tests/deploy/clock-from-data-test.sh
 	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
 
 ## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).
