@@ -59,6 +59,21 @@ public struct Now: Sendable, Equatable {
         self.wallSynchronised = wallSynchronised
     }
 
+    /// Both clocks as read from the kernel (or a virtual clock): the one
+    /// place a clock reading enters. A wall clock outside the trusted range
+    /// (`TimeBounds.earliestWall...latestClock`) is unverified, and reads
+    /// as 1970 plus the monotonic time: it runs at the right rate (no step
+    /// is seen while it stays out), everything derived from it stays within
+    /// the range the state file reads back, and every count goes on on the
+    /// monotonic clock as before.
+    public init(monotonic: Instant, clockReading wall: WallTime, wallSynchronised: Bool) {
+        if wall >= TimeBounds.earliestWall, wall <= TimeBounds.latestClock {
+            self.init(monotonic: monotonic, wall: wall, wallSynchronised: wallSynchronised)
+        } else {
+            self.init(monotonic: monotonic, wall: TimeBounds.earliestWall + .nanoseconds(max(monotonic.nanoseconds, 0)), wallSynchronised: false)
+        }
+    }
+
     /// The same moment expressed at another monotonic instant, assuming the
     /// wall clock is not stepped in between (a step is reported separately).
     public func at(_ instant: Instant) -> Now {

@@ -21,6 +21,21 @@ public enum TimeBounds {
     /// The latest wall instant accepted: 2199-12-31T23:59:59Z.
     public static let latestWall = WallTime(secondsSince1970: 7_258_118_399)
 
+    /// The latest reading of the wall clock that is trusted:
+    /// 2199-09-22T23:59:59Z, `latestWall` less the longest duration, so
+    /// every instant derived from the clock (an end, a ring, an alarm's
+    /// next day) is within `latestWall` and reads back from the state file.
+    /// A clock reading outside `earliestWall...latestClock` (a clock chip
+    /// that says 2262, a box set to 2200) is an unverified clock, never a
+    /// trap (`Now(monotonic:clockReading:wallSynchronised:)`).
+    public static let latestClock = WallTime(secondsSince1970: 7_249_478_399)
+
+    /// Whether a whole number of seconds since 1970 read from outside (a
+    /// clock chip, a file's time) is a wall instant the box trusts.
+    public static func trusts(secondsSince1970 s: Int64) -> Bool {
+        s >= 0 && s <= latestClock.nanoseconds / 1_000_000_000
+    }
+
     /// A value outside the bounds, said in words for a log line or a reply.
     public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
         public var description: String

@@ -28,8 +28,11 @@ public struct RealTimeClock: Sendable, Equatable {
         guard let name = read(dir + "/name")?.value else { return nil }
         var rtc = RealTimeClock(device: "rtc0", name: name, setTheSystemClock: read(dir + "/hctosys")?.value == "1")
         switch read(dir + "/since_epoch") {
-        case let (value?, _)? where Int64(value) != nil:
+        case let (value?, _)? where Int64(value).map(TimeBounds.trusts(secondsSince1970:)) == true:
             rtc.time = WallTime(secondsSince1970: Int64(value)!)
+        case let (value?, _)? where !value.isEmpty && value.allSatisfy({ $0.isASCII && $0.isNumber }):
+            // rtc_cmos and rtc-efi report what the chip holds, 2262 and later too.
+            rtc.problem = "/dev/rtc0 (\(name)) reads \(value.prefix(20)) s since 1970, outside 1970 to 2199-09-22: its time is wrong; once NTP has set the clock run sudo hwclock -w"
         case let (_, error)?:
             rtc.problem = error == EINVAL
                 ? "/dev/rtc0 (\(name)) has no valid time: its battery is flat or missing, or it was never set (the driver refuses it: Invalid argument); fit a cell, and once NTP has set the clock run sudo hwclock -w"

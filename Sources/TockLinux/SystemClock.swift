@@ -22,7 +22,7 @@ public struct SystemClock: Sendable {
         let monotonic = Syscall.clockNanoseconds(CLOCK_BOOTTIME)
         return Now(
             monotonic: Instant(nanoseconds: monotonic),
-            wall: WallTime(nanoseconds: Syscall.clockNanoseconds(CLOCK_REALTIME)),
+            clockReading: WallTime(nanoseconds: Syscall.clockNanoseconds(CLOCK_REALTIME)),
             wallSynchronised: sync.value(at: monotonic) ?? true
         )
     }

@@ -32,7 +32,7 @@ public final class VirtualLoop: EventLoop {
     }
 
     public func now() -> Now {
-        Now(monotonic: instant, wall: epoch + (instant - origin) + wallOffset, wallSynchronised: wallSynchronised)
+        Now(monotonic: instant, clockReading: epoch + (instant - origin) + wallOffset, wallSynchronised: wallSynchronised)
     }
 
     public func watch(_ fd: CInt, _ handler: @escaping () -> Void) throws {

@@ -34,6 +34,8 @@ public final class StateStore {
     private var creditAt: Instant?
     /// A state waiting for a credit.
     private var waiting: Snapshot?
+    /// Why the last state was not written (said once for each reason).
+    private var refusedWhy: String?
     /// Writes made (for the status and the tests).
     public private(set) var writes = 0
     /// On a loop: writes the waiting state when its credit comes back.
@@ -129,6 +131,16 @@ public final class StateStore {
     public func save(_ snapshot: Snapshot) {
         waiting = nil
         flushTimer?.cancel()
+        // The reader's own check, before writing: nothing is written that
+        // the next start would refuse (and so lose everything with it).
+        do { try snapshot.check() } catch {
+            // Once for each reason: the state changes at most a few times a second.
+            if refusedWhy != error.description {
+                refusedWhy = error.description
+                log.error("state file \(path): the state holds a value the next start would refuse (\(error)); not written, the file on disk is kept")
+            }
+            return
+        }
         let bytes = StateFile.encode(snapshot) + [0x0A]
         guard bytes != written else { return }
         guard bytes.count <= Self.maxFileSize else {

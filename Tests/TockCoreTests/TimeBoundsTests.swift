@@ -83,4 +83,20 @@ import Testing
         let progress = b.core.progress(at: b.clock)
         #expect(progress.elapsed == .seconds(30) && progress.remaining == .seconds(90))
     }
+
+    /// A clock reading outside 1970...2199-09-22 is unverified and reads
+    /// as 1970 plus the monotonic time; inside, it is taken as it is.
+    @Test func aClockReadingOutsideTheTrustedRangeIsUnverifiedNeverATrap() {
+        let mono = Instant(nanoseconds: 5_000_000_000)
+        for wall in [TimeBounds.latestClock + .nanoseconds(1), WallTime(secondsSince1970: 7_258_114_800),
+                     WallTime(nanoseconds: .max), WallTime(nanoseconds: -1)] {
+            let n = Now(monotonic: mono, clockReading: wall, wallSynchronised: true)
+            #expect(!n.wallSynchronised)
+            #expect(n.wall == WallTime(nanoseconds: 5_000_000_000))
+        }
+        let last = Now(monotonic: mono, clockReading: TimeBounds.latestClock, wallSynchronised: true)
+        #expect(last.wallSynchronised && last.wall == TimeBounds.latestClock)
+        // From the last trusted reading the longest duration still reads back.
+        #expect((try? WallTime(checked: (TimeBounds.latestClock + TimeBounds.longest).nanoseconds)) != nil)
+    }
 }

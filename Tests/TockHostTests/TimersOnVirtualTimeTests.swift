@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 import Testing
 import TockConfig
 import TockControl
 import TockCore
 import TockLoop
 import TockMock
+import TockTestSupport
 @testable import TockHost
 @testable import TockShell
 
@@ -132,6 +134,35 @@ import TockMock
         #expect(again.shell.core.timers.named("EGG")?.left(at: later.instant) == .seconds(360 - 100))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains(#"{"running":{"ends":\#((Self.epoch + .seconds(361)).nanoseconds)}"#))
+    }
+
+    /// Tock wrote state files it later refused: with the clock at
+    /// 2199-12-31T22:00Z a 5 h count ends in 2200, past what the reader
+    /// takes, and the next start lost the count and both timers. A clock
+    /// that late is unverified (the count runs on the monotonic clock), and
+    /// what is written reads back; at the last trusted second the longest
+    /// count does too.
+    @Test(arguments: [WallTime(secondsSince1970: 7_258_111_200), TimeBounds.latestClock])
+    func whatIsWrittenUnderAClockAtTheEndOfItsRangeReadsBack(clock: WallTime) throws {
+        let path = try stateFile()
+        let config = "timer: {presets: [99h59m]}"
+        do {
+            let loop = VirtualLoop(epoch: clock)
+            let box = try TestBox(config, loop: loop, statePath: path)
+            loop.advance(by: .seconds(1))
+            _ = box.host.service.reply(to: .start)
+            _ = box.host.service.reply(to: .timer(.add(name: "EGG", duration: .seconds(5 * 3600))))
+            _ = box.host.service.reply(to: .timer(.add(name: "tEA", duration: .seconds(99 * 3600))))
+            loop.advance(by: .seconds(60))
+            withExtendedLifetime(box) {}
+        }
+        let later = VirtualLoop(epoch: clock + .seconds(90))
+        let lines = LogLines()
+        let again = try TestBox(config, loop: later, statePath: path, log: Logger(label: "test") { _ in LogCapture(lines: lines) })
+        later.advance(by: .seconds(1))
+        #expect(again.shell.state == .running)
+        #expect(again.shell.timers().map(\.timer.name) == ["EGG", "tEA"])
+        #expect(lines.messages.filter { $0.contains("damaged") || $0.contains("would refuse") }.isEmpty, "\(lines.messages)")
     }
 
     @Test func aReloadKeepsTheTimers() throws {

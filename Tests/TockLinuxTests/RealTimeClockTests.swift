@@ -31,4 +31,16 @@ import TockCore
         #expect(rtc.time == nil)
         #expect(rtc.problem == "/dev/rtc0 (rtc-ds1307 1-0068) cannot be read: Is a directory")
     }
+
+    /// rtc_cmos and rtc-efi report whatever the chip holds: a time past
+    /// 2262 overflowed the nanoseconds and crashed every start; past the
+    /// trusted range it is a problem to fix, never a time.
+    @Test(arguments: ["9300000000", "7258118400", "99999999999999999999999"])
+    func aTimeOutsideTheTrustedRangeIsAProblemNotACrash(since: String) throws {
+        let dir = try sysfs(["name": "rtc_cmos 00:01\n", "since_epoch": since + "\n"])
+        let rtc = try #require(RealTimeClock.first(in: dir))
+        #expect(rtc.time == nil)
+        #expect(rtc.problem?.contains("outside 1970 to 2199-09-22: its time is wrong") == true)
+        #expect(rtc.drift(from: WallTime(secondsSince1970: 1_795_669_200)) == nil)
+    }
 }
