@@ -18,7 +18,10 @@
 /// the same snapshot, read as the corrected clock would have read it, and
 /// every count ends when it would have ended had the box stayed on.
 ///
-/// Only what nobody has touched since is corrected: a count paused,
+/// Only a snapshot written while the clock was synchronised is corrected
+/// (the state file says `"clock": "unverified"` otherwise): a count started
+/// on a clock that NTP never set is off by an error no step can tell, and
+/// goes on as restored. Only what nobody has touched since is corrected: a count paused,
 /// reset, edited or ended since the restore, or a timer added, paused or
 /// cancelled, is the owner's now, and stays as it is. Daily alarms follow
 /// their own rules for steps (docs/clock.md); a countdown to a date
@@ -42,7 +45,10 @@ struct ProvisionalRestore: Sendable {
 extension Machine {
     /// After a restore at `now`: keep what a trusted clock will correct.
     mutating func keepProvisional(_ snapshot: Snapshot?, restoredProgram: Bool, at now: Now) {
-        guard !now.wallSynchronised, let snapshot else { return }
+        // Only instants a trusted clock wrote have a known error: one
+        // written by an unverified clock (a count started before NTP ever
+        // answered) was off by an error the step cannot tell.
+        guard !now.wallSynchronised, let snapshot, !snapshot.wallUnverified else { return }
         let anchored = snapshot.isAnchoredToTheWall || (snapshot.timers ?? []).contains { $0.isAnchoredToTheWall }
         guard anchored else { return }
         provisional = ProvisionalRestore(snapshot: snapshot, at: now, program: restoredProgram ? program.snapshot(at: now) : nil,

@@ -174,6 +174,7 @@ public struct Machine: Sendable {
         s.dimming = DimmingSnapshot(dimming, file: Dimming(settings.display))
         s.setAside = setAside.isEmpty ? nil : setAside
         s.timers = timers.isEmpty ? nil : timers.records(at: now)
+        s.wallUnverified = !now.wallSynchronised
         return s
     }
 

@@ -51,6 +51,9 @@ public struct Snapshot: Equatable, Sendable {
     public var setAside: SetAsideEdits?
     /// The extra timers, in the order they were added (absent: none).
     public var timers: [TimerRecord]?
+    /// The wall instants were written while the clock was not synchronised
+    /// (their error is unknown: a later correction cannot apply to them).
+    public var wallUnverified = false
 
     public init(mode: Settings.Mode, phase: Phase, presets: [Int64], presetIndex: Int, direction: SwitchPosition) {
         self.mode = mode

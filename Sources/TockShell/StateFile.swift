@@ -15,8 +15,13 @@ import TockCore  // `make fuzz-state` compiles the files it needs into one modul
 ///                "program": …, "rounds": …, "finish": …},
 ///      "presets": {"list": [300000000000, …], "index": 0},
 ///      "file": {"mode": "timer", "presets": […]},
-///      "alarms": {…}, "dimming": {…}, "setAside": {…}, "timers": […]}
+///      "alarms": {…}, "dimming": {…}, "setAside": {…}, "timers": […],
+///      "clock": "unverified"}
 ///
+/// `clock` (absent: verified) says the wall instants were written while
+/// the clock was not synchronised: a restore corrects only instants that a
+/// trusted clock wrote (Machine+Provisional.swift). It came within version
+/// 3; a tock from before it ignores it.
 /// Versions 1 and 2 (the flat `SnapshotJSON` shape) are read too, so a box
 /// updated mid-count keeps its count; the next save writes version 3.
 /// `timers` (the extra timers, absent when there are none) came within
@@ -53,6 +58,7 @@ enum StateFile {
             ("dimming", s.dimming.map(SnapshotJSON.value)),
             ("setAside", s.setAside.map(SnapshotJSON.value)),
             ("timers", s.timers.map { .array($0.map(timer)) }),
+            ("clock", s.wallUnverified ? .string("unverified") : nil),
         ]).bytes
     }
 
@@ -127,7 +133,7 @@ enum StateFile {
     private struct Read: Decodable {
         var snapshot: Snapshot
 
-        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside, timers }
+        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside, timers, clock }
         enum Count: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, program, rounds, finish }
         enum Presets: String, CodingKey { case list, index }
         enum File: String, CodingKey { case mode, presets }
@@ -155,6 +161,10 @@ enum StateFile {
             s.dimming = try c.decodeIfPresent(SnapshotJSON.DimmingRead.self, forKey: .dimming)?.dimming
             s.setAside = try c.decodeIfPresent(SnapshotJSON.SetAsideRead.self, forKey: .setAside)?.edits
             s.timers = try c.decodeIfPresent([TimerRead].self, forKey: .timers)?.map(\.record)
+            if let clock = try c.decodeIfPresent(String.self, forKey: .clock) {
+                guard clock == "unverified" else { throw DecodingError.dataCorruptedError(forKey: .clock, in: c, debugDescription: "\"clock\" is \"unverified\" or absent") }
+                s.wallUnverified = true
+            }
             try s.checked(in: c)
             snapshot = s
         }

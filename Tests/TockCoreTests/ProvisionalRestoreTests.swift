@@ -87,4 +87,23 @@ import Testing
         let b = VirtualMachine(.timer([.seconds(750)]), epoch: epoch + .seconds(96), restoring: a.persisted.last)
         #expect(b.core.provisional == nil)
     }
+
+    /// A count started on a clock NTP never set (its state written as
+    /// unverified) is off by an error no step can tell: the box at its
+    /// first boot read a build date, NTP later steps the clock by years.
+    /// It goes on as restored, never moved by the step.
+    @Test func aCountWrittenUnderAnUnverifiedClockIsNotMovedByTheStep() throws {
+        var a = VirtualMachine(.timer([.seconds(750)]), synchronised: false)
+        a.press(.start, at: 1)
+        a.run(to: 66)
+        let saved = try #require(a.persisted.last)
+        #expect(saved.wallUnverified)
+        var b = VirtualMachine(.timer([.seconds(750)]), epoch: epoch + .seconds(96), restoring: saved, synchronised: false)
+        #expect(b.core.provisional == nil)
+        b.run(to: 5)
+        b.stepClock(by: .seconds(3 * 365 * 86_400), at: 6, synchronised: true)
+        b.run(to: 10)
+        #expect(b.state == .running)
+        #expect(b.core.progress(at: b.clock).remaining == .seconds(750 - 105))
+    }
 }

@@ -39,6 +39,7 @@ import Testing
                     TimerRecord(name: "oven", duration: 3_600_000_000_000, state: .ringing(ended: 1_700_000_000_000_000_000, since: 1_700_000_001_000_000_000)),
                     TimerRecord(name: "t2", duration: 1_000_000_000, state: .ringing(ended: 1_700_000_000_500_000_000, since: nil)),
                     TimerRecord(name: "PiE", duration: 359_940_000_000_000, state: .done)]
+        s.wallUnverified = true
         return s
     }
 
@@ -86,6 +87,7 @@ import Testing
     @Test func whatTheFlatShapeWritesReadsBackAsTheSameSnapshot() throws {
         for var s in every {
             s.timers = nil  // the extra timers are the box's own: neither in v1-2 files nor in a group's message
+            s.wallUnverified = false  // nor whether its clock was verified
             let bytes = SnapshotJSON.value(s).bytes
             #expect(try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(bytes)).snapshot == s, "\(String(decoding: bytes, as: UTF8.self))")
         }
@@ -96,7 +98,7 @@ import Testing
     /// both writers cover, and `full` sets every optional one.
     @Test func everyStoredPropertyIsWrittenAndSetInTheFullSnapshot() throws {
         func labels(_ v: Any) -> [String] { Mirror(reflecting: v).children.compactMap(\.label) }
-        #expect(labels(full).count == 16)
+        #expect(labels(full).count == 17)
         #expect(labels(full.timers![0]).count == 3)
         #expect(labels(full.alarms!).count == 6)
         #expect(labels(full.alarms!.items[0]).count == 5)
@@ -108,9 +110,10 @@ import Testing
             #expect(m.displayStyle != .optional || m.children.count == 1, "\(child.label ?? "?") is nil in `full`")
         }
         let flat = try JSONSerialization.jsonObject(with: Data(SnapshotJSON.value(full).bytes)) as! [String: Any]
-        #expect(Set(labels(full)).subtracting(["timers"]) == Set(flat.keys))
+        #expect(Set(labels(full)).subtracting(["timers", "wallUnverified"]) == Set(flat.keys))
         let v3 = try JSONSerialization.jsonObject(with: Data(StateFile.encode(full))) as! [String: Any]
         #expect((v3["timers"] as? [Any])?.count == 5)
+        #expect(v3["clock"] as? String == "unverified")
     }
 
     /// The text of version 3, pinned: a countdown spells its target.
