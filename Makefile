@@ -40,24 +40,27 @@ demo-sim: build
 ## the Raspberry Pi image booted, cut and upgraded under QEMU (image-smoke).
 ## The Debian 13 arm64 root those last stages share is made beside the
 ## earlier ones (image-base-background).
+STAGE := bash .ci/stage
 test: deps
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	$(SWIFT) test --skip-build
+	@$(STAGE) --reset
+	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	$(STAGE) swift-test $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory image-base-background
-	python3 Tests/docs/module-graph.py .
-	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
-	$(MAKE) --no-print-directory mqtt-test
-	$(MAKE) --no-print-directory ha-test
-	$(MAKE) --no-print-directory web-test
-	bash Tests/hardware/consistency.sh --tock .build/debug/tock
-	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
-	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
-	$(MAKE) --no-print-directory deploy-test
-	$(MAKE) --no-print-directory vm-test
-	$(MAKE) --no-print-directory systemd-test
-	$(MAKE) --no-print-directory vm-test-arm64
-	$(MAKE) --no-print-directory systemd-test-arm64
-	$(MAKE) --no-print-directory image-smoke
+	$(STAGE) module-graph python3 Tests/docs/module-graph.py .
+	$(STAGE) sim-in-tmux bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	$(STAGE) mqtt-test $(MAKE) --no-print-directory mqtt-test
+	$(STAGE) ha-test $(MAKE) --no-print-directory ha-test
+	$(STAGE) web-test $(MAKE) --no-print-directory web-test
+	$(STAGE) hardware-docs bash Tests/hardware/consistency.sh --tock .build/debug/tock
+	$(STAGE) bench-analysis bash -c 'cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis'
+	$(STAGE) bench-wire bash -c 'cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire'
+	$(STAGE) deploy-test $(MAKE) --no-print-directory deploy-test
+	$(STAGE) vm-test $(MAKE) --no-print-directory vm-test
+	$(STAGE) systemd-test $(MAKE) --no-print-directory systemd-test
+	$(STAGE) vm-test-arm64 $(MAKE) --no-print-directory vm-test-arm64
+	$(STAGE) systemd-test-arm64 $(MAKE) --no-print-directory systemd-test-arm64
+	$(STAGE) image-smoke $(MAKE) --no-print-directory image-smoke
+	@$(STAGE) --table
 
 build: deps
 	$(SWIFT) build --product tock
