@@ -98,11 +98,7 @@ extension TimerRecord {
 
     /// The same timer with its wall instants moved by `d`, within bounds.
     func moved(by d: Duration) throws(TimeBounds.Violation) -> TimerRecord {
-        func move(_ t: Int64) throws(TimeBounds.Violation) -> Int64 {
-            let (sum, overflow) = t.addingReportingOverflow(d.nanoseconds)
-            guard !overflow else { throw TimeBounds.Violation("\(t) ns moved by \(d) is not an instant") }
-            return try WallTime(checked: sum).nanoseconds
-        }
+        func move(_ t: Int64) throws(TimeBounds.Violation) -> Int64 { try WallTime.moved(t, by: d) }
         var r = self
         switch state {
         case .running(let e): r.state = .running(ends: try move(e))

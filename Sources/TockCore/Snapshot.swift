@@ -290,11 +290,7 @@ extension Snapshot {
     /// Each instant stays within `TimeBounds`, or the move is refused.
     public func moved(by d: Duration) throws(TimeBounds.Violation) -> Snapshot {
         guard d != .zero else { return self }
-        func move(_ t: Int64) throws(TimeBounds.Violation) -> Int64 {
-            let (sum, overflow) = t.addingReportingOverflow(d.nanoseconds)
-            guard !overflow else { throw TimeBounds.Violation("\(t) ns moved by \(d) is not an instant") }
-            return try WallTime(checked: sum).nanoseconds
-        }
+        func move(_ t: Int64) throws(TimeBounds.Violation) -> Int64 { try WallTime.moved(t, by: d) }
         var s = self
         switch phase {
         case .running(let since, let before): s.phase = .running(since: try move(since), before: before)

@@ -75,3 +75,13 @@ extension WallTime {
         self.init(nanoseconds: n)
     }
 }
+
+extension WallTime {
+    /// A wall instant in nanoseconds moved by `d`: within the bounds, or
+    /// refused (a snapshot's instants moved onto another clock).
+    static func moved(_ t: Int64, by d: Duration) throws(TimeBounds.Violation) -> Int64 {
+        let (sum, overflow) = t.addingReportingOverflow(d.nanoseconds)
+        guard !overflow else { throw TimeBounds.Violation("\(t) ns moved by \(d) is not an instant") }
+        return try WallTime(checked: sum).nanoseconds
+    }
+}
