@@ -1,6 +1,6 @@
 import Testing
 import TockCore
-import TockShell
+import TockLoop
 
 /// A line at most once a window, and what it held back counted.
 @Suite struct RateLimitedReportTests {
