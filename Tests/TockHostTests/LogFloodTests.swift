@@ -159,4 +159,29 @@ import TockTestSupport
         #expect(all.count <= 6, "\(all)")
         #expect(all.contains { $0.contains("held back") }, "\(all)")
     }
+
+    /// Any local process can open the control socket in a loop: each new
+    /// connection past the 16th evicts the one idle longest, and the line
+    /// that says so is written once a minute, not once a connection.
+    @Test func aConnectionFloodOnTheSocketWritesOneLineAMinute() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s").path
+        let log = Logger(label: "test") { [lines] _ in LogCapture(lines: lines) }
+        let box = try TestBox("timer: {presets: [10s]}", loop: loop, control: try UnixListener(path: path), log: log)
+        defer { box.host.stop() }
+        var open: [UnixConnection] = []
+        for _ in 0..<300 {
+            open.append(try UnixConnection.connect(to: path))
+            loop.advance(by: .milliseconds(10))
+            if open.count > 40 { open.removeFirst().close() }
+        }
+        let evictions = lines.messages.filter { $0.hasPrefix("control socket:") }
+        #expect(evictions.count == 1, "\(evictions.count) lines for 284 evictions")
+        loop.advance(by: .seconds(60))
+        let after = lines.messages.filter { $0.hasPrefix("control socket:") }
+        #expect(after.count == 2 && after.last?.contains("held back in the last minute") == true, "\(after)")
+        for c in open { c.close() }
+    }
 }
