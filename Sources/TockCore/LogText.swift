@@ -34,9 +34,12 @@ public struct LogText: CustomStringConvertible, Sendable {
 
     /// `bytes` escaped (above) and cut after `limit` characters of output,
     /// with how much was left out: `…(+1017 bytes)`. `keepNewlines` leaves
-    /// `\n` as it is, for a message this program wrote over several lines
-    /// (the log handler's own pass over every line it writes).
-    public static func escape(_ bytes: [UInt8], limit: Int = maximumLength, keepNewlines: Bool = false) -> String {
+    /// `\n` as it is, for a message this program wrote over several lines;
+    /// `backslash` false leaves `\` as it is: the log handler's own pass
+    /// over every message, most of which have been escaped once already
+    /// (escaping them again would double every backslash).
+    public static func escape(_ bytes: [UInt8], limit: Int = maximumLength, keepNewlines: Bool = false,
+                              backslash: Bool = true) -> String {
         var out = ""
         var written = 0
         var i = 0
@@ -45,7 +48,7 @@ public struct LogText: CustomStringConvertible, Sendable {
                 out += "…(+\(bytes.count - i) bytes)"
                 break
             }
-            let (piece, used) = next(bytes, at: i, keepNewlines: keepNewlines)
+            let (piece, used) = next(bytes, at: i, keepNewlines: keepNewlines, backslash: backslash)
             out += piece
             written += piece.count
             i += used
@@ -54,10 +57,10 @@ public struct LogText: CustomStringConvertible, Sendable {
     }
 
     /// Whether `bytes` would be written as they are (nothing to escape).
-    public static func isPlain(_ bytes: [UInt8], keepNewlines: Bool = false) -> Bool {
+    public static func isPlain(_ bytes: [UInt8], keepNewlines: Bool = false, backslash: Bool = true) -> Bool {
         var i = 0
         while i < bytes.count {
-            let (piece, used) = next(bytes, at: i, keepNewlines: keepNewlines)
+            let (piece, used) = next(bytes, at: i, keepNewlines: keepNewlines, backslash: backslash)
             if piece.utf8.count != used { return false }
             i += used
         }
@@ -65,7 +68,7 @@ public struct LogText: CustomStringConvertible, Sendable {
     }
 
     /// The piece of output for the character at `i`, and the bytes it used.
-    private static func next(_ bytes: [UInt8], at i: Int, keepNewlines: Bool) -> (String, Int) {
+    private static func next(_ bytes: [UInt8], at i: Int, keepNewlines: Bool, backslash: Bool) -> (String, Int) {
         let b = bytes[i]
         if b < 0x80 {
             switch b {
@@ -73,7 +76,7 @@ public struct LogText: CustomStringConvertible, Sendable {
             case 0x0D: return ("\\r", 1)
             case 0x09: return ("\\t", 1)
             case 0x1B: return ("\\e", 1)
-            case 0x5C: return ("\\\\", 1)
+            case 0x5C: return (backslash ? "\\\\" : "\\", 1)
             case 0x20..<0x7F: return (String(UnicodeScalar(b)), 1)
             default: return (hex(b), 1)  // C0 and DEL
             }

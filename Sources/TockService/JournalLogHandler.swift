@@ -54,8 +54,8 @@ public struct JournalLogHandler: LogHandler {
     /// are kept, one journal entry each.
     public static func escaped(_ message: String) -> String {
         let bytes = Array(message.utf8)
-        guard bytes.count > maximumMessage || !LogText.isPlain(bytes, keepNewlines: true) else { return message }
-        return LogText.escape(bytes, limit: maximumMessage, keepNewlines: true)
+        guard bytes.count > maximumMessage || !LogText.isPlain(bytes, keepNewlines: true, backslash: false) else { return message }
+        return LogText.escape(bytes, limit: maximumMessage, keepNewlines: true, backslash: false)
     }
 
     /// Every line of a multi-line message gets the prefix, or journald

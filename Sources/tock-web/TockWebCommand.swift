@@ -42,7 +42,7 @@ struct TockWebCommand: ParsableCommand {
             // What tock-web logs may quote a request (a path, a user agent):
             // escaped, its line breaks kept (`LogText`).
             let log: @Sendable (String) -> Void = { line in
-                FileHandle.standardError.write(Data("tock-web: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true))\n".utf8))
+                FileHandle.standardError.write(Data("tock-web: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n".utf8))
             }
             let app = WebApp(tokens: TokenStore(path: common.tokens), box: { request in try gate.call { try link.send(request) } },
                              now: { Instant(nanoseconds: clock.now().wall.nanoseconds) },

@@ -38,6 +38,8 @@ import TockService
     /// cannot recolour a terminal or hide text; its own line breaks stay.
     @Test func everyMessageIsEscapedButItsOwnLineBreaks() {
         #expect(JournalLogHandler.escaped("state ready -> running") == "state ready -> running")
+        // A line escaped once already (`LogLine`) is left as it is.
+        #expect(JournalLogHandler.escaped(#"timer "A\n<3>x\e[2J" refused"#) == #"timer "A\n<3>x\e[2J" refused"#)
         #expect(JournalLogHandler.escaped("refused:\n  a: \u{1B}[2Jbad\r\u{9B}") == "refused:\n  a: \\e[2Jbad\\r\\u{9B}")
         #expect(JournalLogHandler.format(.error, JournalLogHandler.escaped("a\u{1B}\nb")) == "<3>a\\e\n<3>b")
         #expect(JournalLogHandler.escaped(String(repeating: "x", count: 20_000)).hasSuffix("…(+3616 bytes)"))
