@@ -49,7 +49,7 @@ public final class MqttClient: MqttTransport {
     private let log: Logger
     /// Publishes that fail follow the commands and changes that cause them:
     /// at most one line a minute.
-    private var publishFailedLog: LimitedLog!
+    private let publishFailedLog: LimitedLog
     private let mosq: OpaquePointer
     private var watched: CInt = -1
     private var wantsWrite = false

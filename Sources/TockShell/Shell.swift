@@ -39,7 +39,7 @@ public final class Shell {
     var noticeTimer: LoopTimer!
     /// The lines a command from outside can cause, each kind at most once a
     /// minute (a flood of timer commands on MQTT once wrote a line each).
-    private var limited: Lines!
+    private let limited: Lines
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
