@@ -81,9 +81,11 @@ public final class ServiceRuntime {
         let reload = options.configPath.map { ConfigReload(path: $0, running: config, shell: box.shell, loop: reactor, log: log) }
         reload?.onReloading = { manager.reloading() }
         reload?.onReloaded = { manager.reloaded() }
+        // A storm of signals with no file to read: one line a minute.
+        let noFileLog = LimitedLog(log: log, loop: reactor)
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
-                guard let reload else { return log.notice("SIGHUP: no configuration file to reload") }
+                guard let reload else { return noFileLog(.notice, "SIGHUP: no configuration file to reload") }
                 return reload.requested()
             }
             log.notice("signal \(signal): stopping")
@@ -93,6 +95,7 @@ public final class ServiceRuntime {
             reactor.onSignal = nil
             reactor.onDeadlineWake = nil
             reload?.cancel()
+            noFileLog.close()
         }
 
         box.start()
