@@ -6,11 +6,11 @@
 /// line, an ESC cannot rewrite what `journalctl` or a terminal shows, and a
 /// megabyte payload cannot become a megabyte line.
 ///
-/// Escapes, in the notation of C and of `systemd-escape`'s readers:
+/// Escapes, in C's notation (\e for ESC as GNU C writes it):
 /// `\n` `\r` `\t` `\e` (ESC), `\\`; any other C0 byte, DEL and each byte of
 /// invalid UTF-8 as `\xNN`; C1 controls, the line and paragraph separators
 /// and the bidirectional overrides (which reorder what a reader sees) as
-/// `\u{NNNN}`. Everything else (letters of every script, emoji) is kept.
+/// `\u{9B}`, `\u{202E}`. Everything else (letters of every script, emoji) is kept.
 public struct LogText: CustomStringConvertible, Sendable {
     /// The bytes as received (a String's are its UTF-8).
     public let bytes: [UInt8]

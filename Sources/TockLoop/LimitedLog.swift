@@ -34,7 +34,7 @@ public final class LimitedLog {
     }
 
     /// Write `line` now if no line of this kind was written in the window,
-    /// else count it (built only when it is written or may be the summary).
+    /// else count it and keep it as the latest (the summary writes that one).
     public func callAsFunction(_ level: Logger.Level, _ line: @autoclosure () -> LogLine) {
         let now = loop.now().monotonic
         guard let more = report.due(at: now) else {
