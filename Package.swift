@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "TockMock", dependencies: ["TockCore", "TockHardware"]),
         .target(name: "TockDrivers", dependencies: ["TockCore", "TockHardware"]),
         // The loop protocol, its timers and the virtual loop (simulator, tests).
-        .target(name: "TockLoop", dependencies: ["TockCore"]),
+        // The lines of the log that outside input can cause are limited on
+        // the loop's time (`LimitedLog`).
+        .target(name: "TockLoop", dependencies: ["TockCore", .product(name: "Logging", package: "swift-log")]),
         .target(name: "CTockLinux"),
         // libgpiod 1.6 or 2.x, whichever gpiod.h the compiler finds.
         .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
@@ -116,7 +118,7 @@ let package = Package(
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
-        .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop"]),
+        .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop", "TockTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TockLinuxTests", dependencies: ["TockCore", "TockHardware", "TockLoop", "TockLinux", "CTockLinux"]),
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockTestSupport"]),

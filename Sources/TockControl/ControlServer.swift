@@ -36,7 +36,9 @@ public final class ControlServer {
     private let listener: UnixListener
     private let loop: any EventLoop
     private let service: any ControlResponder
-    private let log: Logger
+    /// Evictions: any local process can open connections in a loop, so the
+    /// line is written at most once a minute.
+    private let evictedLog: LimitedLog
     private var clients: [CInt: Client] = [:]
     private var slots: ControlSlots
     /// When the connection that runs out of time first does.
@@ -55,7 +57,7 @@ public final class ControlServer {
         self.listener = listener
         self.loop = loop
         self.service = service
-        self.log = log
+        evictedLog = LimitedLog(log: log, loop: loop)
         expiry = loop.makeTimer { [weak self] in
             guard let self else { return }
             expire()
@@ -150,6 +152,7 @@ public final class ControlServer {
         listener.close()
         expiry.cancel()
         flush.cancel()
+        evictedLog.close()
     }
 
     private func acceptAll() {
@@ -157,7 +160,7 @@ public final class ControlServer {
             let fd = connection.descriptor.rawValue
             let client = Client(connection)
             if let evicted = slots.admit(fd, at: now()), let old = clients[evicted] {
-                log.notice("control socket: \(Self.maxConnections) connections open; closed the one idle longest to let a new one in")
+                evictedLog(.notice, "control socket: \(Self.maxConnections) connections open; closed the one idle longest to let a new one in")
                 reply(old, ["ok": false, "error": "closed to make room for a new connection (\(Self.maxConnections) at most; this one was idle longest)"])
                 drop(evicted)
             }

@@ -53,9 +53,17 @@ public final class ConfigReload {
     private let log: Logger
     private var state = State.idle
     private var timer: LoopTimer!
-    private var reloadedReport = RateLimitedReport()
-    private var summaryTimer: LoopTimer!
-    private var refusedReport = RateLimitedReport()
+    /// Each kind of line a reload writes, at most once a minute: a storm of
+    /// signals, or a file that keeps changing, cannot flood the log.
+    private let reloadedLog: LimitedLog
+    private let refusedLog: LimitedLog
+    private let changingLog: LimitedLog
+    private let wiringLog: LimitedLog
+    /// What a reload did to the lists, by line: ListNotes has six lines,
+    /// each limited on its own (one reload can set the presets aside and
+    /// bring the alarms back).
+    private var listsLogs: [String: LimitedLog] = [:]
+    private let dimmingLog: LimitedLog
     private var lastRefusal: String?
 
     public init(path: String, running: Configuration, shell: Shell, loop: any EventLoop, log: Logger) {
@@ -64,8 +72,14 @@ public final class ConfigReload {
         self.shell = shell
         self.loop = loop
         self.log = log
+        refusedLog = LimitedLog(log: log, loop: loop)
+        changingLog = LimitedLog(log: log, loop: loop)
+        wiringLog = LimitedLog(log: log, loop: loop)
+        dimmingLog = LimitedLog(log: log, loop: loop)
+        reloadedLog = LimitedLog(log: log, loop: loop) { [path] held, _ in
+            "SIGHUP: \(path) reloaded \(held) more time\(held == 1 ? "" : "s") since the last such line; at most one such line a minute"
+        }
         timer = loop.makeTimer { [unowned self] in readAgain() }
-        summaryTimer = loop.makeTimer { [unowned self] in summarise() }
     }
 
     /// A SIGHUP: read the file now and again after `settle`.
@@ -83,8 +97,7 @@ public final class ConfigReload {
     /// the log are counted now rather than never.
     public func cancel() {
         timer.cancel()
-        summaryTimer.cancel()
-        summarise()
+        for kind in [reloadedLog, refusedLog, changingLog, wiringLog, dimmingLog] + listsLogs.values { kind.close() }
     }
 
     private func read() -> Read {
@@ -97,7 +110,7 @@ public final class ConfigReload {
         if now == last { return finish(now) }
         guard reads + 1 < Self.maxReads else {
             let ms = Self.settle.nanoseconds / 1_000_000
-            log.warning("SIGHUP: \(path) kept changing for \(ms * Int64(reads)) ms (read \(reads + 1) times, \(ms) ms apart): keeping the running configuration; reload again once it is saved")
+            changingLog(.warning, "SIGHUP: \(path) kept changing for \(ms * Int64(reads)) ms (read \(reads + 1) times, \(ms) ms apart): keeping the running configuration; reload again once it is saved")
             return done()
         }
         state = .settling(last: now, reads: reads + 1)
@@ -109,14 +122,14 @@ public final class ConfigReload {
         let fresh: Configuration
         switch read {
         case .failed(let why):
-            return refused(.error, "SIGHUP: \(path) refused, keeping the running configuration:\n\(why)")
+            return refused(.error, "SIGHUP: \(path) refused, keeping the running configuration:\n\(lines: why)")
         case .bytes(let bytes) where Configuration.isBlank(bytes):
             return refused(.warning, "SIGHUP: \(path) is empty (\(bytes.isEmpty ? "0 bytes" : "nothing but blanks and comments")): keeping the running configuration, and the alarms and presets set on the box. An editor that rewrites the file leaves it empty for a moment: reload again once it is saved; to run on every default, restart (systemctl restart tock)")
         case .bytes(let bytes):
             do {
                 fresh = try Configuration.decode(bytes, file: path)
             } catch {
-                return refused(.error, "SIGHUP: \(path) refused, keeping the running configuration:\n\(error)")
+                return refused(.error, "SIGHUP: \(path) refused, keeping the running configuration:\n\(lines: error)")
             }
         }
         apply(fresh)
@@ -124,12 +137,10 @@ public final class ConfigReload {
 
     /// A file not acted on: said at once when the reason is new, else at
     /// most once a minute.
-    private func refused(_ level: Logger.Level, _ why: String) {
-        if why != lastRefusal { refusedReport = RateLimitedReport() }
-        lastRefusal = why
-        if let more = refusedReport.due(at: loop.now().monotonic) {
-            log.log(level: level, "\(why)\(more.isEmpty ? "" : "\n\(more.dropFirst())")")
-        }
+    private func refused(_ level: Logger.Level, _ line: LogLine) {
+        if line.description != lastRefusal { refusedLog.reset() }
+        lastRefusal = line.description
+        refusedLog(level, line)
     }
 
     private func done() {
@@ -158,22 +169,20 @@ public final class ConfigReload {
         lastRefusal = nil
         waitsForRestart = Self.restartOnly(read: read, running: running)
         if !waitsForRestart.isEmpty {
-            log.warning("SIGHUP: \(waitsForRestart.joined(separator: ", ")) in \(path) apply at the next restart (systemctl restart tock)")
+            wiringLog(.warning, "SIGHUP: \(lines: waitsForRestart.joined(separator: ", ")) in \(path) apply at the next restart (systemctl restart tock)")
         }
         let file = Dimming(shell.core.settings.display), edited = shell.core.dimming != file
         let before = shell.core.snapshot(at: loop.now())
         shell.reconfigure(fresh.settings)
         for line in ListNotes.lines(before: before, after: shell.core.snapshot(at: loop.now()), name: path) {
-            log.notice("SIGHUP: \(line)")
+            let kind = listsLogs[line] ?? LimitedLog(log: log, loop: loop)
+            listsLogs[line] = kind
+            kind(.notice, "SIGHUP: \(line, limit: 1000)")
         }
         if edited, Dimming(fresh.settings.display) != file {
-            log.notice("SIGHUP: display.brightness or display.night changed in \(path): the file's values replace the ones set with tock brightness, tock night or the web page")
+            dimmingLog(.notice, "SIGHUP: display.brightness or display.night changed in \(path): the file's values replace the ones set with tock brightness, tock night or the web page")
         }
-        let now = loop.now().monotonic
-        if let more = reloadedReport.due(at: now) {
-            log.notice("SIGHUP: \(path) reloaded\(shell.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")\(more)")
-        }
-        summaryTimer.schedule(at: reloadedReport.summaryDue)
+        reloadedLog(.notice, "SIGHUP: \(path) reloaded\(shell.core.pendingSettings != nil ? "; it applies when the count in progress is reset" : "")")
         var applied = fresh
         applied.hardware = running.hardware
         applied.leds = running.leds
@@ -186,13 +195,5 @@ public final class ConfigReload {
         if read.settings.display.digits != running.settings.display.digits { keys.append("display.digits") }
         if read.hardware != running.hardware || read.leds != running.leds { keys.append("wiring changes") }
         return keys
-    }
-
-    /// A minute after a line, while reloads were held back: how many (a
-    /// storm that goes on gives one such line a minute).
-    private func summarise() {
-        let held = reloadedReport.takeHeldBack(at: loop.now().monotonic)
-        guard held > 0 else { return }
-        log.notice("SIGHUP: \(path) reloaded \(held) more time\(held == 1 ? "" : "s") since the last such line; at most one such line a minute")
     }
 }

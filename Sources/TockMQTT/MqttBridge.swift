@@ -40,10 +40,11 @@ public final class MqttBridge {
     private(set) var dropped = 0
     /// Commands the broker had kept (retained), ignored: commands are events.
     private(set) var retainedIgnored = 0
-    private var ignoredReport = RateLimitedReport()
-    private var droppedReport = RateLimitedReport()
-    private var retainedReport = RateLimitedReport()
-    private var refusedReport = RateLimitedReport()
+    /// The lines a command can cause, each kind at most once a minute.
+    private let ignoredLog: LimitedLog
+    private let droppedLog: LimitedLog
+    private let retainedLog: LimitedLog
+    private let refusedLog: LimitedLog
     /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
     private var inbox: [ControlRequest] = []
@@ -60,6 +61,10 @@ public final class MqttBridge {
         self.service = service
         self.log = log
         self.loop = loop
+        ignoredLog = LimitedLog(log: log, loop: loop)
+        droppedLog = LimitedLog(log: log, loop: loop)
+        retainedLog = LimitedLog(log: log, loop: loop)
+        refusedLog = LimitedLog(log: log, loop: loop)
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, shell: shell, log: log) }
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
         flushTimer = loop.makeTimer { [weak self] in
@@ -204,9 +209,7 @@ public final class MqttBridge {
         do { request = try ControlRequest.parse(Array(payload)) } catch { return malformed(error.description) }
         guard inbox.count < Self.inboxLimit else {
             dropped += 1
-            if let more = droppedReport.due(at: now()) {
-                log.warning("mqtt: dropped a command on \(commandTopic): \(Self.inboxLimit) were waiting\(more); at most one such line a minute")
-            }
+            droppedLog(.warning, "mqtt: dropped a command on \(commandTopic): \(Self.inboxLimit) were waiting")
             return
         }
         inbox.append(request)
@@ -235,9 +238,7 @@ public final class MqttBridge {
     /// state does not allow): answered on `reply` as the socket answers,
     /// and logged, since nobody may be reading the replies.
     private func refused(_ request: ControlRequest, _ why: String) {
-        if let more = refusedReport.due(at: now()) {
-            log.notice("mqtt: refused \(request.line) on \(commandTopic): \(why)\(more); at most one such line a minute")
-        }
+        refusedLog(.notice, "mqtt: refused \(request.line) on \(commandTopic): \(why)")
     }
 
     /// A command is an event: one the broker kept (published with the
@@ -246,19 +247,16 @@ public final class MqttBridge {
         guard payload.count > 0 else { return }  // a retained command being cleared
         received += 1
         retainedIgnored += 1
-        if let more = retainedReport.due(at: now()) {
-            log.warning("mqtt: ignored a retained command on \(commandTopic): commands are not retained; clear it with mosquitto_pub -r -n -t \(commandTopic)\(more); at most one such line a minute")
-        }
+        retainedLog(.warning, "mqtt: ignored a retained command on \(commandTopic): commands are not retained; clear it with mosquitto_pub -r -n -t \(commandTopic)")
     }
 
     private func malformed(_ why: String) {
         ignored += 1
-        if let more = ignoredReport.due(at: now()) {
-            log.warning("mqtt: ignored a message on \(commandTopic): \(why)\(more); at most one such line a minute")
-        }
+        ignoredLog(.warning, "mqtt: ignored a message on \(commandTopic): \(why)")
     }
 
     public func close() {
+        for kind in [ignoredLog, droppedLog, retainedLog, refusedLog] { kind.close() }
         serveTimer.cancel()
         flushTimer.cancel()
         group?.close()

@@ -47,6 +47,9 @@ public final class MqttClient: MqttTransport {
     /// A reconnect, a lookup to check or a keepalive: whichever is first.
     private var timer: LoopTimer!
     private let log: Logger
+    /// Publishes that fail follow the commands and changes that cause them:
+    /// at most one line a minute.
+    private let publishFailedLog: LimitedLog
     private let mosq: OpaquePointer
     private var watched: CInt = -1
     private var wantsWrite = false
@@ -86,6 +89,7 @@ public final class MqttClient: MqttTransport {
         outbox = MqttOutbox(discoveryPrefix: config.discoveryPrefix)
         self.loop = loop
         self.log = log
+        publishFailedLog = LimitedLog(log: log, loop: loop)
         guard let m = tock_mosquitto_new(config.clientID, true, nil) else {
             throw HardwareError(.io, "mqtt: cannot create the client (out of memory?)")
         }
@@ -275,7 +279,7 @@ public final class MqttClient: MqttTransport {
         var mid: CInt = 0
         let rc = payload.withUnsafeBytes { tock_mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
         if rc == MOSQ_ERR_SUCCESS.rawValue { outbox.sent(mid, topic: topic) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
-            log.error("mqtt: cannot publish to \(topic): \(Self.text(rc))")
+            publishFailedLog(.error, "mqtt: cannot publish to \(topic): \(Self.text(rc))")
         }
     }
 

@@ -30,11 +30,9 @@ final class MqttGroup {
     /// The wall-clock instant of the next change to adopt.
     private var adopt: LoopTimer!
     private var schedule = GroupSchedule()
-    private var lastRefusal = ""
-    private var junkReport = RateLimitedReport()
-    private var refusedReport = RateLimitedReport()
-    private var olderReport = RateLimitedReport()
-    private var skewReport = RateLimitedReport()
+    /// Every line a group message or a press can cause, each kind at most
+    /// once a minute (`Lines`).
+    private let lines: Lines
     /// The last change this box sent, when (monotonic), and the last one
     /// the broker relayed (what it now retains: the last to arrive, not
     /// the newest).
@@ -51,12 +49,16 @@ final class MqttGroup {
         self.shell = shell
         self.log = log
         self.loop = loop
+        lines = Lines(log: log, loop: loop)
         adopt = loop.makeTimer { [weak self] in self?.expire() }
     }
 
     private func clock() -> Now { loop.now() }
 
-    func close() { adopt.cancel() }
+    func close() {
+        adopt.cancel()
+        lines.close()
+    }
 
     var status: [String: Any] {
         var s: [String: Any] = ["name": config.group ?? "", "pending": schedule.pending.count]
@@ -81,7 +83,7 @@ final class MqttGroup {
         mine = m
         mineSent = clock().monotonic
         mineRelayed = false
-        log.info("group \(config.group ?? ""): \(change.press) (press \(m.seq)) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
+        lines.sent(.info, "group \(config.group ?? ""): \(change.press) (press \(m.seq)) on every member in \((m.at - clock().wall.nanoseconds) / 1_000_000) ms")
         offer(m, retained: false)
     }
 
@@ -95,9 +97,7 @@ final class MqttGroup {
             guard payload.count <= 16_384 else { throw GroupSchedule.Oversized() }
             m = try JSONDecoder().decode(Message.self, from: Data(payload))
         } catch {
-            if let more = junkReport.due(at: clock().monotonic) {
-                log.warning("group \(config.group ?? ""): ignored a message on \(topic) that is not a group change (\(Self.reason(error)))\(more); at most one such line a minute")
-            }
+            lines.junk(.warning, "group \(config.group ?? ""): ignored a message on \(topic) that is not a group change (\(Self.reason(error)))")
             return
         }
         retained = m.key
@@ -128,7 +128,7 @@ final class MqttGroup {
         guard let mine, mineRelayed, let sent = mineSent, clock().monotonic - sent <= GroupSchedule.maxSkew,
               let applied = schedule.applied, applied == mine.key, let retained, retained < mine.key else { return }
         mineRelayed = false
-        log.info("group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
+        lines.repaired(.info, "group \(config.group ?? ""): the broker kept an older change; sending \(mine.press) at \(mine.at) again")
         client.publish(topic, mine.bytes)
     }
 
@@ -138,21 +138,18 @@ final class MqttGroup {
         let name = config.group ?? ""
         switch schedule.offer(m, now: now, retained: retained, lead: lead, own: config.clientID) {
         case .tooFarAhead?:
-            if let more = refusedReport.due(at: now.monotonic) {
-                log.warning("group \(name): ignored \(m.from)'s \(m.press) numbered \(m.seq), more than \(GroupSchedule.maxSeqJump) past the group's last press (\(schedule.highest ?? 0))\(more); at most one such line a minute")
-            }
+            lines.tooFar(.warning, "group \(name): ignored \(m.from)'s \(m.press) numbered \(m.seq), more than \(GroupSchedule.maxSeqJump) past the group's last press (\(schedule.highest ?? 0))")
         case .notNewer?:
             // The broker echoing a change, or delivering it again, is not a
             // refusal; an older press arriving after a newer one is.
-            if let applied = schedule.applied, applied != m.key, let more = olderReport.due(at: now.monotonic) {
-                log.notice("group \(name): ignored \(m.from)'s \(m.press) (press \(m.seq)): the group has applied a later press, \(applied.from)'s press \(applied.seq)\(more); at most one such line a minute")
+            if let applied = schedule.applied, applied != m.key {
+                lines.older(.notice, "group \(name): ignored \(m.from)'s \(m.press) (press \(m.seq)): the group has applied a later press, \(applied.from)'s press \(applied.seq)")
             }
         case .alreadyWaiting?: break
         case nil:
-            if let w = schedule.pending.first(where: { $0.key == m.key }), w.localAt.nanoseconds != m.at,
-               let more = skewReport.due(at: now.monotonic) {
+            if let w = schedule.pending.first(where: { $0.key == m.key }), w.localAt.nanoseconds != m.at {
                 let off = DurationText.format(.seconds((abs(m.at - w.localAt.nanoseconds) + 500_000_000) / 1_000_000_000))
-                log.warning("group \(name): \(m.from)'s \(m.press) is dated \(off) \(m.at > w.localAt.nanoseconds ? "ahead of" : "behind") this box's clock: one of the two clocks is wrong (is NTP reachable?); it counts from its arrival here\(more); at most one such line a minute")
+                lines.skew(.warning, "group \(name): \(m.from)'s \(m.press) is dated \(off) \(m.at > w.localAt.nanoseconds ? "ahead of" : "behind") this box's clock: one of the two clocks is wrong (is NTP reachable?); it counts from its arrival here")
             }
         }
         expire()
@@ -166,11 +163,8 @@ final class MqttGroup {
             let m = due.message
             do {
                 try shell.adoptGroup(try due.state.get())
-                lastRefusal = ""
             } catch {
-                let why = "\(error)"
-                if why != lastRefusal { log.error("group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(why)") }
-                lastRefusal = why
+                lines.cannotFollow(.error, "group \(config.group ?? ""): cannot follow \(m.from)'s \(m.press): \(error)")
             }
         }
     }

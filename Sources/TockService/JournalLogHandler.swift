@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import TockCore
 import TockLinux
 
 /// Log lines on standard error. Under systemd, where standard error is
@@ -38,9 +39,23 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let text = journal ? Self.format(event.level, event.message.description)
-            : Self.plain(event.level, event.message.description)
+        let message = Self.escaped(event.message.description)
+        let text = journal ? Self.format(event.level, message) : Self.plain(event.level, message)
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// The longest message written (a configuration's problems fit).
+    public static let maximumMessage = 16_384
+
+    /// Every message as it is written, whatever wrote it: the lines that
+    /// quote outside text escape it themselves (`LogLine`); this pass is
+    /// what holds for a line that does not. An ESC, a CR or a C1 control
+    /// cannot reach journald or a terminal; the line breaks a message has
+    /// are kept, one journal entry each.
+    public static func escaped(_ message: String) -> String {
+        let bytes = Array(message.utf8)
+        guard bytes.count > maximumMessage || !LogText.isPlain(bytes, keepNewlines: true, backslash: false) else { return message }
+        return LogText.escape(bytes, limit: maximumMessage, keepNewlines: true, backslash: false)
     }
 
     /// Every line of a multi-line message gets the prefix, or journald

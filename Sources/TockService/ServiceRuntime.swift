@@ -82,9 +82,11 @@ public final class ServiceRuntime {
         reload?.onReloading = { manager.reloading() }
         reload?.onReloaded = { manager.reloaded() }
         if let reload { box.addStatusFields { [unowned reload] s in s.configWaitsForRestart = reload.waitsForRestart } }
+        // A storm of signals with no file to read: one line a minute.
+        let noFileLog = LimitedLog(log: log, loop: reactor)
         reactor.onSignal = { [log] signal in
             if signal == SIGHUP {
-                guard let reload else { return log.notice("SIGHUP: no configuration file to reload") }
+                guard let reload else { return noFileLog(.notice, "SIGHUP: no configuration file to reload") }
                 return reload.requested()
             }
             log.notice("signal \(signal): stopping")
@@ -94,6 +96,7 @@ public final class ServiceRuntime {
             reactor.onSignal = nil
             reactor.onDeadlineWake = nil
             reload?.cancel()
+            noFileLog.close()
         }
 
         box.start()

@@ -37,6 +37,9 @@ public final class Shell {
     /// button is pressed or `endNotice` (Shell+Notice.swift).
     @exclusivity(unchecked) var notice: Frame?
     var noticeTimer: LoopTimer!
+    /// The lines a command from outside can cause, each kind at most once a
+    /// minute (a flood of timer commands on MQTT once wrote a line each).
+    private let limited: Lines
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
@@ -52,6 +55,7 @@ public final class Shell {
         self.leds = leds
         self.log = log
         clockTrust = ClockTrust(at: loop.now())
+        limited = Lines(log: log, loop: loop)
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
@@ -189,6 +193,7 @@ public final class Shell {
         output("buzzer") { try sounder.sound(nil) }
         if let f = frame { output("display") { try display.show(f.dark) } }
         noticeTimer.cancel()
+        limited.close()
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
@@ -231,7 +236,7 @@ public final class Shell {
                 output("buzzer") { try sounder.sound(tone) }
                 change.buzzer = tone != nil
             case .report(.stateChanged(let s)):
-                if let old = state { log.info("state \(old.rawValue) -> \(s.rawValue)") }
+                if let old = state { limited.state(.info, "state \(old.rawValue) -> \(s.rawValue)") }
                 state = s
                 change.state = s
             case .command(.led(let name, let lit)):
@@ -242,20 +247,20 @@ public final class Shell {
             case .command(.persist(let s)):
                 change.persist = s
             case .report(.alarm(let notice)):
-                log.notice("\(AlarmText.describe(notice, zone: core.alarms.zone))")
+                limited.alarm(.notice, "\(AlarmText.describe(notice, zone: core.alarms.zone))")
                 change.alarmsOrLEDs = true
             case .command(.group(let g)):
                 change.group = g
             case .report(.round(let r)):
-                log.info("round \(r.round)\(r.set.map { " of set \($0)" } ?? "")")
+                limited.round(.info, "round \(r.round)\(r.set.map { " of set \($0)" } ?? "")")
                 change.round = r
             case .report(.refused):
                 break  // (thrown by `request`)
             case .report(.timers(let timers)):
-                log.info("timers: \(timers.list.isEmpty ? "none" : timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", "))")
+                limited.timers(.info, timers.list.isEmpty ? "timers: none" : "timers: \(timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", "))")
                 change.timers = true
             case .report(.timerRang(let name)):
-                log.notice("timer \(name) rang")
+                limited.rang(.notice, "timer \(name) rang")
                 change.timersRang.append(name)
             }
         }

@@ -40,10 +40,14 @@ public final class StateStore {
     public private(set) var writes = 0
     /// On a loop: writes the waiting state when its credit comes back.
     private var flushTimer: LoopTimer?
+    /// A card that refuses writes refuses every save, and a flood of
+    /// commands makes one a second: the line is written at most once a minute.
+    private var writeFailedLog: LimitedLog?
 
     public init(path: String, log: Logger, loop: (any EventLoop)? = nil) {
         self.path = path
         self.log = log
+        writeFailedLog = loop.map { LimitedLog(log: log, loop: $0) }
         flushTimer = loop.map { loop in
             loop.makeTimer { [weak self] in self?.flush(at: loop.now().monotonic) }
         }
@@ -144,7 +148,7 @@ public final class StateStore {
         let bytes = StateFile.encode(snapshot) + [0x0A]
         guard bytes != written else { return }
         guard bytes.count <= Self.maxFileSize else {
-            log.error("state file \(path): the state is \(bytes.count) bytes, more than the \(Self.maxFileSize) a state file may be; not written")
+            writeFailed("state file \(path): the state is \(bytes.count) bytes, more than the \(Self.maxFileSize) a state file may be; not written")
             return
         }
         do {
@@ -152,7 +156,11 @@ public final class StateStore {
             written = bytes
             writes += 1
         } catch {
-            log.error("state file \(path): cannot write it (\(error)); the state will not survive a restart")
+            writeFailed("state file \(path): cannot write it (\(error)); the state will not survive a restart")
         }
+    }
+
+    private func writeFailed(_ line: LogLine) {
+        if let writeFailedLog { writeFailedLog(.error, line) } else { log.error("\(line.description)") }
     }
 }

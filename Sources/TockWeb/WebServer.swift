@@ -72,18 +72,17 @@ public final class WebServer: @unchecked Sendable {
             let watch = Thread { [self] in follow(link) }
             watch.start()
         }
-        var lastComplaint: Instant?
+        // Connections from outside exhaust the descriptors: said at most once a minute.
+        var complaint = RateLimitedReport()
         let clock = SystemClock()
         while !isStopped {
             do throws(Errno) {
                 guard try listener.waitForConnection(milliseconds: 250), let c = try listener.accept() else { continue }
                 admit(c)
             } catch where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory].contains(error) {
-                // The connection stays queued: wait for descriptors to come back, say so at most every 10 s.
-                let now = clock.now().monotonic
-                if lastComplaint.map({ now - $0 >= .seconds(10) }) ?? true {
-                    log("accept: \(error) (\(connections) connections open); pausing \(limits.acceptPause.nanoseconds / 1_000_000) ms")
-                    lastComplaint = now
+                // The connection stays queued: wait for descriptors to come back.
+                if let more = complaint.due(at: clock.now().monotonic) {
+                    log("accept: \(error) (\(connections) connections open); pausing \(limits.acceptPause.nanoseconds / 1_000_000) ms\(more)")
                 }
                 Thread.sleep(forTimeInterval: Double(limits.acceptPause.nanoseconds) / 1e9)
             } catch {

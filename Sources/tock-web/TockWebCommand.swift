@@ -39,12 +39,16 @@ struct TockWebCommand: ParsableCommand {
             let clock = SystemClock()
             // The pairing guard beside the tokens, on the wall clock so that it outlives a reboot.
             let guardPath = (common.tokens as NSString).deletingLastPathComponent + "/pairing.json"
+            // What tock-web logs may quote a request (a path, a user agent):
+            // escaped, its line breaks kept (`LogText`).
+            let log: @Sendable (String) -> Void = { line in
+                FileHandle.standardError.write(Data("tock-web: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n".utf8))
+            }
             let app = WebApp(tokens: TokenStore(path: common.tokens), box: { request in try gate.call { try link.send(request) } },
                              now: { Instant(nanoseconds: clock.now().wall.nanoseconds) },
                              pairingFile: PairingFile(path: guardPath),
-                             log: { FileHandle.standardError.write(Data("tock-web: \($0)\n".utf8)) })
-            let server = WebServer(app: app, link: link, limits: limits,
-                                   log: { FileHandle.standardError.write(Data("tock-web: \($0)\n".utf8)) })
+                             log: log)
+            let server = WebServer(app: app, link: link, limits: limits, log: log)
             do {
                 let bound = try server.listen(host: listen, port: port)
                 FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(bound)/ for the box at \(socket)\n".utf8))
@@ -66,7 +70,7 @@ struct TockWebCommand: ParsableCommand {
             let format = DateFormatter()
             format.dateFormat = "yyyy-MM-dd HH:mm"
             for e in list {
-                print("\(e.id)  \(format.string(from: Date(timeIntervalSince1970: TimeInterval(e.created))))  \(e.name)")
+                print("\(e.id)  \(format.string(from: Date(timeIntervalSince1970: TimeInterval(e.created))))  \(LogText(e.name))")
             }
         }
     }

@@ -145,6 +145,9 @@ import TockTestSupport
         #expect(box.shell.core.timers.list.count == 8)
         #expect(reply(broker.published(on: "tock/kitchen/reply").last ?? "")["error"] as? String
                 == "8 timers are the most a box keeps beside its own count; cancel one first")
+        // Within the minute of the last refused line: written, with the
+        // count, when that minute ends.
+        loop.advance(by: .seconds(60))
         #expect(lines.messages.last { $0.hasPrefix("mqtt: refused") }?.contains("8 timers are the most") == true)
         // Pausing what is not there, and malformed requests: no change.
         link.inject("tock/kitchen/cmd", #"{"cmd":"timer","op":"pause","name":"NOPE"}"#)

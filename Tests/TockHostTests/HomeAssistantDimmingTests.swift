@@ -134,14 +134,18 @@ import TockTestSupport
         #expect(box.shell.core.dimming.night == NightSchedule(from: 79_200, to: 25_200, brightness: 1))
         #expect(reply(broker.published(on: "tock/kitchen/reply").last ?? "")["error"] as? String
                 == #"night from and to are the same time; send "off" for no night schedule"#)
-        // One line a minute at most: the second refusal is counted in the next.
+        // One line a minute at most: the second refusal is held back, and
+        // written with its count when the minute ends.
         #expect(lines.messages.filter { $0.hasPrefix("mqtt: refused") }.count == 1)
         loop.advance(by: .seconds(60))
-        link.inject("tock/kitchen/cmd", #"{"cmd":"stop"}"#)
-        loop.advance(by: .seconds(1))
         let line = lines.messages.last { $0.hasPrefix("mqtt: refused") }
-        #expect(line?.hasPrefix(#"mqtt: refused {"cmd":"stop"} on tock/kitchen/cmd: "#) == true)
-        #expect(line?.contains("(and 1 more in the last minute)") == true, "\(lines.messages)")
+        #expect(line?.hasPrefix(#"mqtt: refused {"cmd":"night","to":"22:00"} on tock/kitchen/cmd: "#) == true, "\(lines.messages)")
+        #expect(line?.contains("(the latest of 1 such line held back in the last minute") == true, "\(lines.messages)")
+        link.inject("tock/kitchen/cmd", #"{"cmd":"stop"}"#)
+        loop.advance(by: .seconds(61))
+        let next = lines.messages.last { $0.hasPrefix("mqtt: refused") }
+        #expect(next?.hasPrefix(#"mqtt: refused {"cmd":"stop"} on tock/kitchen/cmd: "#) == true, "\(lines.messages)")
+        #expect(lines.messages.filter { $0.hasPrefix("mqtt: refused") }.count == 3)
     }
 
     @Test func theFilesOwnValuesWinWhenTheyChangeAndHomeAssistantFollows() throws {

@@ -32,4 +32,16 @@ import TockService
         #expect(!JournalLogHandler.standardErrorIsJournal(environment: [:], descriptor: fds[1]))
         #expect(!JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "junk"], descriptor: fds[1]))
     }
+
+    /// Whatever a line quotes, the handler writes no ESC, CR or C1 control
+    /// and no invalid UTF-8: a line that forgot to escape (`LogLine`) still
+    /// cannot recolour a terminal or hide text; its own line breaks stay.
+    @Test func everyMessageIsEscapedButItsOwnLineBreaks() {
+        #expect(JournalLogHandler.escaped("state ready -> running") == "state ready -> running")
+        // A line escaped once already (`LogLine`) is left as it is.
+        #expect(JournalLogHandler.escaped(#"timer "A\n<3>x\e[2J" refused"#) == #"timer "A\n<3>x\e[2J" refused"#)
+        #expect(JournalLogHandler.escaped("refused:\n  a: \u{1B}[2Jbad\r\u{9B}") == "refused:\n  a: \\e[2Jbad\\r\\u{9B}")
+        #expect(JournalLogHandler.format(.error, JournalLogHandler.escaped("a\u{1B}\nb")) == "<3>a\\e\n<3>b")
+        #expect(JournalLogHandler.escaped(String(repeating: "x", count: 20_000)).hasSuffix("…(+3616 bytes)"))
+    }
 }

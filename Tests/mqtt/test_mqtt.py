@@ -1375,6 +1375,11 @@ def main(argv=None):
             else:
                 tests.append(t)
     flatten(loader.loadTestsFromModule(sys.modules[__name__]))
+    # The log's flood test lives in its own module; it takes MqttCase from
+    # this one (the same module object, not a second copy).
+    sys.modules.setdefault("test_mqtt", sys.modules[__name__])
+    import test_log
+    flatten(loader.loadTestsFromModule(test_log))
 
     passed = failed = skipped = 0
     started = time.monotonic()

@@ -1,6 +1,5 @@
 import Testing
 import TockCore
-import TockShell
 
 /// A line at most once a window, and what it held back counted.
 @Suite struct RateLimitedReportTests {

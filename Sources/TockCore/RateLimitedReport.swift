@@ -1,5 +1,3 @@
-import TockCore
-
 /// A log line written at most once a window (a minute), saying how many
 /// were held back; a flood outside the process (MQTT junk, a SIGHUP storm)
 /// cannot flood the journal.
