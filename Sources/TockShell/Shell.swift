@@ -37,6 +37,15 @@ public final class Shell {
     /// button is pressed or `endNotice` (Shell+Notice.swift).
     @exclusivity(unchecked) var notice: Frame?
     var noticeTimer: LoopTimer!
+    /// A notice that waits for a hand on the box: the prompt is `notice`,
+    /// this the text a held Start reveals (Shell+Notice.swift).
+    @exclusivity(unchecked) var hidden: (text: Frame, lasts: Duration)?
+    /// Whether the notice up was revealed by a press on the box.
+    @exclusivity(unchecked) public internal(set) var noticeConfirmed = false
+    /// Buttons whose press a notice took, with their last level and when:
+    /// their chatter and release are the notice's too.
+    @exclusivity(unchecked) var taken: [Button: (active: Bool, at: Instant)] = [:]
+    var holdTimer: LoopTimer!
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
@@ -55,6 +64,7 @@ public final class Shell {
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
+        holdTimer = loop.makeTimer { [weak self] in self?.holdElapsed() }
         clockWatch = loop.makeTimer { [weak self] in self?.tick() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
@@ -91,7 +101,7 @@ public final class Shell {
     }
 
     public func edge(_ e: Edge) {
-        if notice != nil, case .button = e.line { endNotice() }
+        if noticeTakes(e) { return }
         handle(.edge(e.line, active: e.active, at: e.timestamp))
     }
     public func tick() { handle(.wake) }
@@ -189,6 +199,7 @@ public final class Shell {
         output("buzzer") { try sounder.sound(nil) }
         if let f = frame { output("display") { try display.show(f.dark) } }
         noticeTimer.cancel()
+        holdTimer.cancel()
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
