@@ -74,7 +74,7 @@ class BrowserTest(unittest.TestCase):
         expect(display).to_have_attribute("data-text", "02:00")
         # Drawn from the segment bits: as many lit segments as bits set.
         self.assertEqual(page.locator("#display polygon.on").count(), sum(bin(b & 0x7F).count("1") for b in self.box.status()["segments"]))
-        page.click("text=Start")
+        page.click("#start")
         # The page's display follows the box's within a second of the box's own change.
         shown = self.box.wait_for_display(lambda d: d != "02:00")
         expect(display).to_have_attribute("data-text", shown, timeout=1000)
