@@ -42,6 +42,17 @@ import TockMock
         #expect(shown(box) == "02:00")
     }
 
+    /// The press that takes a notice down does nothing else: Start held
+    /// on the pairing code (with its chatter and release) starts nothing.
+    @Test func aPressOnANoticeTakesItDownAndDoesNothingElse() throws {
+        let box = try TestBox("timer: {presets: [2m]}", loop: loop)
+        _ = box.host.service.reply(to: .notice(text: "4821", seconds: 60))
+        press(box, .start, hold: .milliseconds(1500), bounces: 4)
+        loop.advance(by: .seconds(1))
+        #expect(shown(box) == "02:00")
+        #expect(box.state == "ready")
+    }
+
     @Test func aNoticeWiderThanTheDisplayIsRefusedAndNothingChanges() throws {
         let box = try TestBox("timer: {presets: [2m]}", loop: loop)
         let reply = box.host.service.reply(to: .notice(text: "123456", seconds: 60))
