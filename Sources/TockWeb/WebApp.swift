@@ -156,8 +156,10 @@ public final class WebApp: @unchecked Sendable {
         let (held, asked) = boxConfirmed(at: t)
         switch withPairing({ $0.learn(boxConfirmed: held, codeAskedAt: asked, at: t); return $0.begin(code: code, at: t) }) {
         case .failure(.busy(let until)):
-            var reply = WebReply.error(409, "another code was asked for just now: do not hold Start for it; "
-                                       + "try again in \(max(1, (until - t).nanoseconds / 1_000_000_000)) s")
+            // The owner who asked twice and a stranger's request look alike:
+            // the words tell the person at the box which prompt to answer.
+            var reply = WebReply.error(409, "a code was asked for just now and the box shows \(Pairing.prompt) (or the code): "
+                                       + "if it was not you, do not hold Start for it; try again in \(max(1, (until - t).nanoseconds / 1_000_000_000)) s")
             reply.headers.append(("Retry-After", "\(max(1, (until - t).nanoseconds / 1_000_000_000))"))
             return reply
         case .failure(.tooManyCodes(let until)):
