@@ -15,10 +15,11 @@ public struct HTTPLimits: Sendable {
     public var requestTime: Duration = .seconds(10)
     /// How long a reply may wait for the client to take it.
     public var writeTime: Duration = .seconds(10)
-    /// Connections served at once. Beyond, the one that has waited longest
-    /// without sending a byte is closed for the new one; if every one is
-    /// in the middle of a request, the new one is answered 503 and closed.
-    /// systemd's default soft limit is 1,024 descriptors.
+    /// Connections served at once. Beyond, the unpaired one that has
+    /// waited longest without sending a byte is closed for the new one,
+    /// else the oldest on probation, else an idle paired one; if none, the
+    /// new one is answered 503 and closed (`ConnectionSlots`). systemd's
+    /// default soft limit is 1,024 descriptors.
     public var connections = 128
     /// Of `connections`, the slots browsers that are not paired can never
     /// fill: whatever they hold, a request with a valid token gets in
