@@ -107,7 +107,8 @@ ha-test:
 		--ha-python "bash $(CURDIR)/Tests/ha/in-root.sh $$root /venv/bin/python" $(if $(HA_WINDOW),--window $(HA_WINDOW),)
 ## The web page (tock-web, docs/web.md) against a mock box on loopback: the
 ## page in Debian's headless chromium driven by Playwright, then schemathesis
-## on docs/openapi.yaml (WEB_EXAMPLES cases per operation and phase; Tests/web/).
+## on docs/openapi.yaml (WEB_EXAMPLES cases per operation and phase; Tests/web/),
+## then the connection slots under attack in network namespaces (root).
 ## Both from PyPI in a venv under .cache/ named by their versions.
 .PHONY: web-test web-venv
 web-venv:
@@ -123,6 +124,7 @@ web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python timers_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(SUDO) python3 slots_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web
 
 ## Bounded floods against tock-web, one per kind of attack (pairing
 ## guesses, large bodies, large headers, idle connections, a stopped

@@ -22,6 +22,9 @@ public struct BoxStatus: Sendable, Equatable {
     public var configWaitsForRestart: [String] = []
     /// A notice (the pairing code) is shown over the count.
     public var notice = false
+    /// The notice up was revealed by Start held on the box (a pairing code
+    /// someone standing there asked to see).
+    public var noticeConfirmed = false
     public var switchPosition: String?
     public var brightness: Int?
     public var night: Night?
@@ -234,6 +237,7 @@ public struct BoxStatus: Sendable, Equatable {
         if let segments { s["segments"] = segments }
         if let colon { s["colon"] = colon }
         if notice { s["notice"] = true }
+        if noticeConfirmed { s["notice_confirmed"] = true }
         if let switchPosition { s["switch"] = switchPosition }
         if let brightness { s["brightness"] = brightness }
         if let night { s["night"] = ["from": night.from, "to": night.to, "brightness": night.brightness] as [String: Any] }
@@ -279,6 +283,7 @@ public struct BoxStatus: Sendable, Equatable {
         segments = (o["segments"] as? [Any])?.compactMap { $0 as? Int }
         colon = o["colon"] as? Bool
         notice = o["notice"] as? Bool ?? false
+        noticeConfirmed = o["notice_confirmed"] as? Bool ?? false
         switchPosition = o["switch"] as? String
         brightness = int("brightness")
         if let n = o["night"] as? [String: Any], let from = n["from"] as? String, let to = n["to"] as? String,

@@ -31,6 +31,12 @@ public enum ControlRequest: Equatable, Sendable {
     /// is pressed (the pairing code of the web page); `notice-end` takes it
     /// down. The timer goes on underneath.
     case notice(text: String, seconds: Int)
+    /// `{"cmd":"notice","prompt":"HoLd","within":30,"text":"4821","seconds":120}`:
+    /// show `prompt` for `within` seconds; only Start held on the box
+    /// meanwhile shows `text`, for `seconds` (the status then says
+    /// `notice_confirmed`). What pairing the web page waits for: a hand on
+    /// the box.
+    case prompt(prompt: String, within: Int, text: String, seconds: Int)
     case noticeEnd
     /// `{"cmd":"switch","position":"up"}`: set the Up/Down switch, as if
     /// the lever had moved there (the lever's next move wins again).
@@ -117,15 +123,24 @@ public enum ControlRequest: Equatable, Sendable {
         case "timer":
             return .timer(try timerOp(fields))
         case "notice":
-            try only(["cmd", "text", "seconds"])
-            guard let text = fields["text"]?.string, !text.isEmpty, text.count <= 8,
-                  text.allSatisfy({ $0 == "." || $0 == ":" || SevenSegmentFont.glyphs[$0] != nil }) else {
-                throw Invalid(description: "notice needs \"text\": up to 8 characters the display can show, e.g. \"4821\"")
+            try only(["cmd", "text", "seconds", "prompt", "within"])
+            func shown(_ key: String, _ example: String) throws(Invalid) -> String {
+                guard let text = fields[key]?.string, !text.isEmpty, text.count <= 8,
+                      text.allSatisfy({ $0 == "." || $0 == ":" || SevenSegmentFont.glyphs[$0] != nil }) else {
+                    throw Invalid(description: "notice needs \"\(key)\": up to 8 characters the display can show, e.g. \"\(example)\"")
+                }
+                return text
             }
-            guard let seconds = fields["seconds"]?.int, (1...300).contains(seconds) else {
-                throw Invalid(description: "notice needs \"seconds\": how long to show it, 1-300")
+            func seconds(_ key: String, _ what: String) throws(Invalid) -> Int {
+                guard let seconds = fields[key]?.int, (1...300).contains(seconds) else {
+                    throw Invalid(description: "notice needs \"\(key)\": \(what), 1-300")
+                }
+                return seconds
             }
-            return .notice(text: text, seconds: seconds)
+            let text = try shown("text", "4821"), lasts = try seconds("seconds", "how long to show it")
+            guard fields["prompt"] != nil || fields["within"] != nil else { return .notice(text: text, seconds: lasts) }
+            return .prompt(prompt: try shown("prompt", "HoLd"), within: try seconds("within", "how long the prompt waits for Start to be held"),
+                           text: text, seconds: lasts)
         case "notice-end":
             try only(["cmd"])
             return .noticeEnd
@@ -256,6 +271,8 @@ public enum ControlRequest: Equatable, Sendable {
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
         case .notice(let text, let seconds): #"{"cmd":"notice","text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
+        case .prompt(let prompt, let within, let text, let seconds):
+            #"{"cmd":"notice","prompt":\#(Self.quoted(prompt)),"within":\#(within),"text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
         case .noticeEnd: #"{"cmd":"notice-end"}"#
         case .flip(let p): #"{"cmd":"switch","position":"\#(p.rawValue)"}"#
         case .brightness(nil): #"{"cmd":"brightness"}"#

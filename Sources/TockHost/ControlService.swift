@@ -27,6 +27,8 @@ public final class ControlService: ControlResponder {
             break
         case .notice(let text, let seconds):
             do { try shell.showNotice(text, for: .seconds(seconds)) } catch { return .refused(error.description) }
+        case .prompt(let prompt, let within, let text, let seconds):
+            do { try shell.showPrompt(prompt, within: .seconds(within), then: text, for: .seconds(seconds)) } catch { return .refused(error.description) }
         case .noticeEnd:
             shell.endNotice()
         case .start, .stop, .reset:
@@ -101,6 +103,7 @@ public final class ControlService: ControlResponder {
             s.brightnessNow = f.brightness
         }
         s.notice = shell.showingNotice
+        s.noticeConfirmed = shell.noticeConfirmed
         s.switchPosition = switchPosition.rawValue
         let dim = core.dimming
         s.brightness = dim.brightness

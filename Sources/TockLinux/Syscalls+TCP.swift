@@ -49,10 +49,10 @@ extension Syscall {
         return UInt16(bigEndian: a.sin6_port)
     }
 
-    /// The peer's address, getpeername(2): IPv4 as dotted quad (also when it
-    /// came mapped into IPv6), IPv6 as its /64 prefix (one host holds a
-    /// whole /64); nil when the peer is gone.
-    static func peerAddress(_ fd: FileDescriptor) -> (address: String, loopback: Bool)? {
+    /// The peer's address, getpeername(2), and its network: IPv4 as dotted
+    /// quad (also when it came mapped into IPv6) in its /24, IPv6 as eight
+    /// groups of hex in its /64; nil when the peer is gone.
+    static func peerAddress(_ fd: FileDescriptor) -> (address: String, network: String, loopback: Bool)? {
         var a = sockaddr_in6()
         var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
         let r = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd.rawValue, $0, &length) } }
@@ -61,16 +61,16 @@ extension Syscall {
             return withUnsafeBytes(of: &a) { raw in
                 let v4 = raw.load(fromByteOffset: 0, as: sockaddr_in.self)
                 let b = withUnsafeBytes(of: v4.sin_addr) { Array($0) }
-                return ("\(b[0]).\(b[1]).\(b[2]).\(b[3])", b[0] == 127)
+                return ("\(b[0]).\(b[1]).\(b[2]).\(b[3])", "\(b[0]).\(b[1]).\(b[2]).0/24", b[0] == 127)
             }
         }
         let b = withUnsafeBytes(of: a.sin6_addr) { Array($0) }
         if b[0..<10].allSatisfy({ $0 == 0 }), b[10] == 0xFF, b[11] == 0xFF {
-            return ("\(b[12]).\(b[13]).\(b[14]).\(b[15])", b[12] == 127)
+            return ("\(b[12]).\(b[13]).\(b[14]).\(b[15])", "\(b[12]).\(b[13]).\(b[14]).0/24", b[12] == 127)
         }
         let loopback = b[0..<15].allSatisfy { $0 == 0 } && b[15] == 1
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(b[$0]) << 8 | UInt16(b[$0 + 1]), radix: 16) }
-        return (groups.joined(separator: ":") + "::/64", loopback)
+        let groups = stride(from: 0, to: 16, by: 2).map { String(UInt16(b[$0]) << 8 | UInt16(b[$0 + 1]), radix: 16) }
+        return (groups.joined(separator: ":"), groups.prefix(4).joined(separator: ":") + "::/64", loopback)
     }
 
     /// `accept(fd, NULL, NULL)`, accept(2), on a non-blocking listener,

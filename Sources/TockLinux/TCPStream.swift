@@ -51,15 +51,18 @@ public final class TCPListener: @unchecked Sendable {
 public final class TCPConnection: @unchecked Sendable {
     public let descriptor: FileDescriptor
     public private(set) var isClosed = false
-    /// Who connected: an IPv4 address, or an IPv6 /64 (one host's share),
-    /// and whether it is this machine ("" and false when unknown).
+    /// Who connected: an IPv4 address (dotted quad) or an IPv6 one (eight
+    /// groups of hex), its network (the IPv4 /24 or IPv6 /64), and whether
+    /// it is this machine ("" and false when unknown).
     public let peer: String
+    public let peerNetwork: String
     public let peerIsLoopback: Bool
 
     init(descriptor: FileDescriptor) {
         self.descriptor = descriptor
         let p = Syscall.peerAddress(descriptor)
         peer = p?.address ?? ""
+        peerNetwork = p?.network ?? ""
         peerIsLoopback = p?.loopback ?? false
     }
 

@@ -40,6 +40,15 @@ public final class Shell {
     /// The lines a command from outside can cause, each kind at most once a
     /// minute (a flood of timer commands on MQTT once wrote a line each).
     private let limited: Lines
+    /// A notice that waits for a hand on the box: the prompt is `notice`,
+    /// this the text a held Start reveals (Shell+Notice.swift).
+    @exclusivity(unchecked) var hidden: (text: Frame, lasts: Duration)?
+    /// Whether the notice up was revealed by a press on the box.
+    @exclusivity(unchecked) public internal(set) var noticeConfirmed = false
+    /// Buttons whose press a notice took, with their last level and when:
+    /// their chatter and release are the notice's too.
+    @exclusivity(unchecked) var taken: [Button: (active: Bool, at: Instant)] = [:]
+    var holdTimer: LoopTimer!
     /// Output faults seen so far, by device (logged once each until it recovers).
     private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
@@ -59,6 +68,7 @@ public final class Shell {
         wakeMonotonic = loop.makeTimer { [weak self] in self?.tick() }
         wakeWall = loop.makeTimer { [weak self] in self?.tick() }
         noticeTimer = loop.makeTimer { [weak self] in self?.endNotice() }
+        holdTimer = loop.makeTimer { [weak self] in self?.holdElapsed() }
         clockWatch = loop.makeTimer { [weak self] in self?.tick() }
         loop.onClockStep { [weak self] in
             guard let self else { return }
@@ -95,7 +105,7 @@ public final class Shell {
     }
 
     public func edge(_ e: Edge) {
-        if notice != nil, case .button = e.line { endNotice() }
+        if noticeTakes(e) { return }
         handle(.edge(e.line, active: e.active, at: e.timestamp))
     }
     public func tick() { handle(.wake) }
@@ -194,6 +204,7 @@ public final class Shell {
         if let f = frame { output("display") { try display.show(f.dark) } }
         noticeTimer.cancel()
         limited.close()
+        holdTimer.cancel()
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 

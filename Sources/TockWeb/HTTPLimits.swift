@@ -15,18 +15,28 @@ public struct HTTPLimits: Sendable {
     public var requestTime: Duration = .seconds(10)
     /// How long a reply may wait for the client to take it.
     public var writeTime: Duration = .seconds(10)
-    /// Connections served at once. Beyond, the one that has waited longest
-    /// without sending a byte is closed for the new one; if every one is
-    /// in the middle of a request, the new one is answered 503 and closed.
-    /// systemd's default soft limit is 1,024 descriptors.
+    /// Connections served at once. Beyond, the unpaired one that has
+    /// waited longest without sending a byte is closed for the new one,
+    /// else the oldest on probation, else an idle paired one; if none, the
+    /// new one is answered 503 and closed (`ConnectionSlots`). systemd's
+    /// default soft limit is 1,024 descriptors.
     public var connections = 128
-    /// Connections one address (an IPv4 host, an IPv6 /64) may hold, so
-    /// that one machine on the LAN cannot take every slot by staying one
-    /// under the total: beyond, that address's own idlest connection makes
-    /// room, or the new one is answered 503. A phone's browser opens six.
-    /// The machine itself is exempt while `loopbackExempt` (a reverse proxy
-    /// on the box brings everyone from 127.0.0.1: the proxy limits them).
+    /// Of `connections`, the slots browsers that are not paired can never
+    /// fill: whatever they hold, a request with a valid token gets in
+    /// (`ConnectionSlots`).
+    public var pairedReserve = 32
+    /// Connections one address may hold while not paired, so that one
+    /// machine on the LAN cannot take every slot by staying one under the
+    /// total: beyond, that address's own idlest connection makes room, or
+    /// the new one must show a token. A phone's browser opens six.
     public var perAddress = 16
+    /// The same for one IPv4 /24 or IPv6 /64: a host can hold several IPv4
+    /// addresses and any number of IPv6 ones in its /64, which is also the
+    /// whole home's. Paired browsers in it are not counted.
+    public var perNetwork = 32
+    /// The machine itself is exempt from both while `loopbackExempt` (a
+    /// reverse proxy on the box brings everyone from 127.0.0.1: the proxy
+    /// limits them).
     public var loopbackExempt = true
     /// Live displays (`/api/events`) at once; more are answered 503.
     public var eventStreams = 16

@@ -14,6 +14,8 @@ struct HTTPSession: @unchecked Sendable {
         case reply(WebReply)
         /// The live display: `stream` writes until the client goes or time is up.
         case events
+        /// Answered, then closed whatever the request asked.
+        case refuse(WebReply)
     }
 
     let connection: TCPConnection
@@ -77,6 +79,9 @@ struct HTTPSession: @unchecked Sendable {
                     guard head.keepAlive else { return }
                 case .events:
                     stream(connection, self)
+                    return
+                case .refuse(let reply):
+                    try write(Self.encode(reply, keepAlive: false))
                     return
                 }
             } catch let refusal as RequestHead.Refusal {

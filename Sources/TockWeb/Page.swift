@@ -34,7 +34,7 @@ enum Page {
     <header><h1>Tock</h1><span id="state" data-testid="state"></span></header>
     <section id="pairing" hidden>
       <h2>Pair this browser</h2>
-      <p>Ask the box for a code: it shows four digits on its display for a minute.</p>
+      <p>Pairing needs a hand on the box. Ask for a code: the box shows <b>HoLd</b>; hold its Start button until four digits appear, then type them here.</p>
       <button id="ask" type="button">Show a code on the box</button>
       <form id="pair-form">
         <label for="code">Code</label>
@@ -377,7 +377,7 @@ enum Page {
         act("POST", "/api/alarms", body, "alarm-error");
       };
       $("ask").onclick = async () => {
-        try { await api("POST", "/api/pair/request"); $("pair-message").textContent = "The box shows a code for a minute: type it here."; }
+        try { const r = await api("POST", "/api/pair/request"); $("pair-message").textContent = `The box shows ${r.prompt}: within ${r.within} s, hold its Start button until a code appears (it stays ${r.seconds / 60} minutes), and type it here.`; }
         catch (e) { $("pair-message").textContent = e.message; }
       };
       $("pair-form").onsubmit = async (e) => {

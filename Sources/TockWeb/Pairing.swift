@@ -1,24 +1,35 @@
 import TockCore
 
 /// Pairing by presence, as rules on given time: a browser asks, the box
-/// shows a code for `codeLifetime`, whoever types it gets a token.
+/// shows `HoLd` for `promptLifetime`, someone at the box holds Start and
+/// the code appears for `codeLifetime`; whoever types it gets a token.
 ///
-/// The guard is one counter for the whole box, not one per code or per
-/// client: `wrongInARow` wrong guesses in a row, whatever code they were
-/// aimed at, lock pairing for `lockout`, doubling with each round up to
-/// `maxLockout`; only a right code clears it, so asking for a new code
-/// after every few guesses gains nothing. Asking for codes is limited too:
-/// `codesPerWindow` codes per `codeWindow`, none while locked. The counter
-/// is `Pairing.Guard`, kept in a file across restarts (`PairingFile`).
+/// A code counts for nothing until the box says that Start was held
+/// (`confirmed`): a guess before that is refused and weighed against
+/// nothing, so a stranger on the LAN alone never has a guess weighed
+/// against a code. Only one code is out at a time (a second browser
+/// asking meanwhile is refused), so a stranger cannot swap the code the
+/// person at the box is about to reveal.
 ///
-/// Over 10 minutes a guesser gets 15 guesses (5 on each of 3 codes, at 0,
-/// 30 and 90 s), odds of 0.15 % against 10,000 codes; later at most 5
-/// per lockout, which grows to 15 minutes.
+/// Against a guesser once a code is shown (someone at the box revealed
+/// it, and a stranger guesses along): one counter for the whole box, not
+/// one per code or per client. `wrongInARow` wrong guesses in a row,
+/// whatever code they were aimed at, lock pairing for `lockout`, doubling
+/// with each round up to `maxLockout` (a day); only a right code clears
+/// the rounds. The hand on the box lifts a lockout: Start held on a
+/// prompt clears it, so the owner is never locked out, while nobody
+/// without a hand on the box gets a code anyway. Asking for codes is
+/// limited too: `codesPerWindow` per `codeWindow`. The counter is
+/// `Pairing.Guard`, kept in a file across restarts (`PairingFile`).
 public struct Pairing: Sendable {
-    public static let codeLifetime: Duration = .seconds(60)
+    /// The code on the display, from the hold that revealed it.
+    public static let codeLifetime: Duration = .seconds(120)
+    /// `HoLd` on the display, waiting for Start to be held.
+    public static let promptLifetime: Duration = .seconds(30)
+    public static let prompt = "HoLd"
     public static let wrongInARow = 5
     public static let lockout: Duration = .seconds(30)
-    public static let maxLockout: Duration = .seconds(15 * 60)
+    public static let maxLockout: Duration = .seconds(24 * 3600)
     public static let codesPerWindow = 3
     public static let codeWindow: Duration = .seconds(10 * 60)
 
@@ -42,21 +53,30 @@ public struct Pairing: Sendable {
         case paired
         /// Wrong; this many wrong guesses left before a lockout.
         case wrong(left: Int)
-        /// No code is shown (none asked for, or it ran out).
+        /// No code is out (none asked for, or it ran out).
         case noCode
+        /// A code is out, but nobody has held Start on the box yet: not
+        /// weighed. The prompt waits until `until`.
+        case unconfirmed(until: Instant)
         /// Too many wrong guesses: nothing is accepted before `until`.
         case locked(until: Instant)
     }
 
     public enum Refusal: Error, Equatable, Sendable {
-        /// Too many wrong guesses: no code before `until`.
-        case locked(until: Instant)
         /// `codesPerWindow` codes asked within `codeWindow`: the next one at `until`.
         case tooManyCodes(until: Instant)
+        /// A code asked for already waits for the box, or is shown, until `until`.
+        case busy(until: Instant)
     }
 
     public private(set) var code: String?
+    /// When the code was asked, and when it runs out (the prompt's end
+    /// and the code's time on the display, until it was confirmed; then
+    /// `codeLifetime` from when tock-web learnt of the hold).
+    public private(set) var asked: Instant?
     public private(set) var expires: Instant?
+    /// Start was held on the box for this code.
+    public private(set) var confirmed = false
     public private(set) var guarded: Guard
 
     public init(guarded: Guard = Guard()) {
@@ -75,39 +95,74 @@ public struct Pairing: Sendable {
 
     public var lockedUntil: Instant? { guarded.lockedUntil }
 
-    /// A browser asks to pair: the code to show, or why not.
+    /// Whether a code is out that the box has not yet confirmed: only then
+    /// must the box be asked whether Start was held.
+    public func waitsForBox(at now: Instant) -> Bool {
+        code != nil && !confirmed && expires.map { now < $0 } == true
+    }
+
+    /// What the box said at `now` about the code out: Start was held on
+    /// its prompt (`boxConfirmed`), or not. A hold makes the code count,
+    /// for `codeLifetime` from now, and lifts a lockout; a prompt that ran
+    /// out without one takes the code back.
+    /// `codeAskedAt`: the code the box was asked about (when it was
+    /// asked), so an answer about one code never confirms the next.
+    public mutating func learn(boxConfirmed: Bool, codeAskedAt: Instant?, at now: Instant) {
+        guard waitsForBox(at: now), let asked, asked == codeAskedAt else { return }
+        if boxConfirmed {
+            confirmed = true
+            expires = min(expires ?? now, now + Self.codeLifetime)
+            guarded.lockedUntil = nil
+            guarded.wrong = 0
+        } else if now >= asked + Self.promptLifetime {
+            clear()
+        }
+    }
+
+    /// A browser asks to pair: the code to show, or why not. Asked while
+    /// locked, too: the hold that reveals it lifts the lockout.
     public mutating func begin(code: String, at now: Instant) -> Result<String, Refusal> {
-        if let l = guarded.lockedUntil, now < l { return .failure(.locked(until: l)) }
+        if self.code != nil, let asked, let expires {
+            // The prompt, or the code it revealed, is still up.
+            let until = confirmed ? expires : asked + Self.promptLifetime
+            if now < until { return .failure(.busy(until: until)) }
+        }
         guarded.codesAsked.removeAll { now - $0 >= Self.codeWindow }
         if guarded.codesAsked.count >= Self.codesPerWindow, let first = guarded.codesAsked.first {
             return .failure(.tooManyCodes(until: first + Self.codeWindow))
         }
         guarded.codesAsked.append(now)
         self.code = code
-        expires = now + Self.codeLifetime
+        asked = now
+        confirmed = false
+        expires = now + Self.promptLifetime + Self.codeLifetime
         return .success(code)
     }
 
     /// The code asked for at `at` could not be shown (the box did not
     /// answer): it is withdrawn and does not count against the limit.
     public mutating func withdraw(codeAskedAt at: Instant) {
-        if expires == at + Self.codeLifetime {
-            code = nil
-            expires = nil
-        }
+        if asked == at { clear() }
         if let i = guarded.codesAsked.lastIndex(of: at) { guarded.codesAsked.remove(at: i) }
     }
 
-    /// A code typed at `now`.
+    /// A code typed at `now` (after `learn`, if the box was asked).
     public mutating func attempt(_ typed: String, at now: Instant) -> Outcome {
         if let l = guarded.lockedUntil, now < l { return .locked(until: l) }
-        guard let code, let expires, now < expires else {
-            self.code = nil
+        guard let code, let expires, let asked, now < expires else {
+            clear()
             return .noCode
         }
+        guard confirmed else {
+            if now >= asked + Self.promptLifetime {
+                // The prompt ran out without a hold.
+                clear()
+                return .noCode
+            }
+            return .unconfirmed(until: asked + Self.promptLifetime)
+        }
         if Self.same(typed, code) {
-            self.code = nil
-            self.expires = nil
+            clear()
             guarded.wrong = 0
             guarded.rounds = 0
             guarded.lockedUntil = nil
@@ -115,8 +170,7 @@ public struct Pairing: Sendable {
         }
         guarded.wrong += 1
         guard guarded.wrong >= Self.wrongInARow else { return .wrong(left: Self.wrongInARow - guarded.wrong) }
-        self.code = nil
-        self.expires = nil
+        clear()
         guarded.wrong = 0
         guarded.rounds += 1
         var wait = Self.lockout
@@ -126,10 +180,11 @@ public struct Pairing: Sendable {
         return .locked(until: until)
     }
 
-    /// Whether the shown code should come down (it ran out or was used).
-    public func showing(at now: Instant) -> Bool {
-        guard code != nil, let expires else { return false }
-        return now < expires
+    private mutating func clear() {
+        code = nil
+        asked = nil
+        expires = nil
+        confirmed = false
     }
 
     /// Compared without stopping at the first difference.

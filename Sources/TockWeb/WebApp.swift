@@ -145,26 +145,51 @@ public final class WebApp: @unchecked Sendable {
         return nil
     }
 
+    /// Whether `r` carries a valid token (its connection is then a paired one).
+    public func isPaired(_ r: WebRequest) -> Bool { token(r).flatMap { tokens.find(token: $0) } != nil }
+
+    static func seconds(_ d: Duration) -> Int { Int(d.nanoseconds / 1_000_000_000) }
+
     private func requestPairing() -> WebReply {
         let code = newCode()
         let t = now()
-        switch withPairing({ $0.begin(code: code, at: t) }) {
-        case .failure(.locked(let until)): return locked(until)
+        let (held, asked) = boxConfirmed(at: t)
+        switch withPairing({ $0.learn(boxConfirmed: held, codeAskedAt: asked, at: t); return $0.begin(code: code, at: t) }) {
+        case .failure(.busy(let until)):
+            // The owner who asked twice and a stranger's request look alike:
+            // the words tell the person at the box which prompt to answer.
+            var reply = WebReply.error(409, "a code was asked for just now and the box shows \(Pairing.prompt) (or the code): "
+                                       + "if it was not you, do not hold Start for it; try again in \(max(1, (until - t).nanoseconds / 1_000_000_000)) s")
+            reply.headers.append(("Retry-After", "\(max(1, (until - t).nanoseconds / 1_000_000_000))"))
+            return reply
         case .failure(.tooManyCodes(let until)):
             return refused("\(Pairing.codesPerWindow) codes asked within \(Pairing.codeWindow.nanoseconds / 60_000_000_000) minutes", until)
         case .success(let code):
+            let ask = ControlRequest.prompt(prompt: Pairing.prompt, within: Self.seconds(Pairing.promptLifetime),
+                                            text: code, seconds: Self.seconds(Pairing.codeLifetime))
             do {
-                let reply = try box(.notice(text: code, seconds: Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000))).reply
+                let reply = try box(ask).reply
                 if let error = reply.error {
                     withPairing { $0.withdraw(codeAskedAt: t) }
-                    return .error(503, "the box did not show the code: \(error)")
+                    return .error(503, "the box did not show the prompt: \(error)")
                 }
             } catch {
                 withPairing { $0.withdraw(codeAskedAt: t) }
                 return .error(503, "\(error)")
             }
-            return .json(200, ["ok": true, "seconds": Int(Pairing.codeLifetime.nanoseconds / 1_000_000_000)])
+            return .json(200, ["ok": true, "prompt": Pairing.prompt, "within": Self.seconds(Pairing.promptLifetime),
+                               "seconds": Self.seconds(Pairing.codeLifetime)])
         }
+    }
+
+    /// Whether the box says Start was held on the prompt, asked only while
+    /// a code waits for that: guesses with no code out, or once it is
+    /// confirmed, never reach the appliance.
+    /// With the code it was asked about (when that was asked).
+    private func boxConfirmed(at t: Instant) -> (Bool, Instant?) {
+        guard let asked = withPairing({ $0.waitsForBox(at: t) ? $0.asked : nil }) else { return (false, nil) }
+        guard let status = try? box(.status).reply.status else { return (false, asked) }
+        return (status.notice && status.noticeConfirmed, asked)
     }
 
     private func pair(_ r: WebRequest) -> WebReply {
@@ -173,9 +198,11 @@ public final class WebApp: @unchecked Sendable {
         }
         let name = fields["name"]?.string ?? r.headers["user-agent"].map { String($0.prefix(40)) } ?? "browser"
         let t = now()
+        let (held, asked) = boxConfirmed(at: t)
         let (outcome, began) = withPairing { p in
+            p.learn(boxConfirmed: held, codeAskedAt: asked, at: t)
             let was = p.lockedUntil
-            return (p.attempt(code, at: t), p.lockedUntil != was)
+            return (p.attempt(code, at: t), p.lockedUntil != was && p.lockedUntil != nil)
         }
         switch outcome {
         case .paired:
@@ -187,7 +214,10 @@ public final class WebApp: @unchecked Sendable {
                 return reply
             } catch { return .error(500, error.description) }
         case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left before a lockout")
-        case .noCode: return .error(409, "no code is shown: ask for one first (it lasts \(Pairing.codeLifetime.nanoseconds / 1_000_000_000) s)")
+        case .noCode: return .error(409, "no code is shown: ask for one first, then hold Start on the box until it appears")
+        case .unconfirmed(let until):
+            return .error(409, "the box shows \(Pairing.prompt), not a code yet: hold its Start button until the code appears "
+                          + "(within \(max(1, (until - t).nanoseconds / 1_000_000_000)) s)")
         case .locked(let until):
             // The code comes down once, when the lockout begins: guesses
             // refused while locked never reach the appliance.
@@ -199,7 +229,9 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    private func locked(_ until: Instant) -> WebReply { refused("too many wrong codes", until) }
+    private func locked(_ until: Instant) -> WebReply {
+        refused("too many wrong codes (someone at the box lifts this by asking for a code and holding Start)", until)
+    }
 
     private func refused(_ why: String, _ until: Instant) -> WebReply {
         let seconds = max(1, (until - now()).nanoseconds / 1_000_000_000)

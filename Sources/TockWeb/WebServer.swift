@@ -17,15 +17,9 @@ public final class WebServer: @unchecked Sendable {
     let hub: EventHub
     let log: @Sendable (String) -> Void
     private let lock = NSLock()
-    private var active = 0
-    /// Connections waiting for a request's first byte, with when they began
-    /// to wait (a counter): the first to go when the cap is reached.
-    private var idle: [ObjectIdentifier: (since: Int, connection: TCPConnection)] = [:]
-    private var evicted: Set<ObjectIdentifier> = []
-    /// Connections held per address (`limits.perAddress`), and whose each is.
-    private var byAddress: [String: Int] = [:]
-    private var owner: [ObjectIdentifier: String] = [:]
-    private var ticket = 0
+    /// Who holds the slots (`ConnectionSlots`), and the connections behind them.
+    private var slots: ConnectionSlots<ObjectIdentifier>
+    private var open: [ObjectIdentifier: TCPConnection] = [:]
     /// Connections evicted for new ones since the start.
     public private(set) var evictions = 0
     private var stopped = false
@@ -37,6 +31,8 @@ public final class WebServer: @unchecked Sendable {
         self.limits = limits
         self.hub = EventHub(limit: limits.eventStreams)
         self.log = log
+        slots = ConnectionSlots(connections: limits.connections, reserved: limits.pairedReserve,
+                                perAddress: limits.perAddress, perNetwork: limits.perNetwork)
     }
 
     /// Listen on `host` (numeric); the port bound (the kernel's choice for 0).
@@ -52,14 +48,21 @@ public final class WebServer: @unchecked Sendable {
     public var connections: Int {
         lock.lock()
         defer { lock.unlock() }
-        return active
+        return slots.count
+    }
+
+    /// Connections held as `kind` says (unpaired, on probation, paired).
+    public func connections(where kind: (ConnectionSlots<ObjectIdentifier>.Kind) -> Bool) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.count(where: kind)
     }
 
     /// Connections waiting for a request's first byte.
     public var idleConnections: Int {
         lock.lock()
         defer { lock.unlock() }
-        return idle.count
+        return slots.idleCount
     }
 
     /// Serve until `stop()`: accept on this thread, each connection on its own.
@@ -122,83 +125,58 @@ public final class WebServer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Of the idle (of `address` only, if given), the one waiting longest
-    /// whose request has not begun to arrive (bytes already pending mean a
-    /// request on its way), closed to make room. Called under the lock.
-    private func evictIdlest(of address: String? = nil) -> Bool {
-        guard let (key, victim) = idle.filter({ address == nil || owner[$0.key] == address })
-            .sorted(by: { $0.value.since < $1.value.since })
-            .first(where: { (try? $0.value.connection.waitReadable(milliseconds: 0)) == false }) else { return false }
-        // The idlest goes, as on the control socket: connections that have
-        // sent nothing cannot keep a person's browser out. Its thread wakes
-        // to end of stream, ends, and closes it.
-        idle[key] = nil
-        evicted.insert(key)
-        victim.connection.shutdown()
-        release(key)
-        evictions += 1
-        return true
-    }
-
-    /// A connection no longer counted (ended or evicted). Under the lock.
-    private func release(_ key: ObjectIdentifier) {
-        active -= 1
-        if let who = owner.removeValue(forKey: key) {
-            byAddress[who, default: 1] -= 1
-            if byAddress[who] == 0 { byAddress[who] = nil }
-        }
-    }
-
     private func admit(_ c: TCPConnection) {
-        lock.lock()
-        let limited = limits.perAddress > 0 && !(limits.loopbackExempt && c.peerIsLoopback)
-        if limited, byAddress[c.peer, default: 0] >= limits.perAddress, !evictIdlest(of: c.peer) {
-            lock.unlock()
-            _ = try? c.send(HTTPSession.encode(.error(503, "too many connections from your address (\(limits.perAddress)); try again"), keepAlive: false)[...])
-            c.close()
-            return
-        }
-        if active >= limits.connections { _ = evictIdlest() }
-        guard active < limits.connections else {
-            lock.unlock()
-            // Refused in one non-blocking send: a full peer gets nothing but the close.
-            _ = try? c.send(HTTPSession.encode(.error(503, "too many connections; try again"), keepAlive: false)[...])
-            c.close()
-            return
-        }
-        active += 1
-        // Idle from the moment it is accepted, in the order of accept.
         let key = ObjectIdentifier(c)
-        if limited {
-            owner[key] = c.peer
-            byAddress[c.peer, default: 0] += 1
+        let peer = ConnectionSlots<ObjectIdentifier>.Peer(address: c.peer, network: c.peerNetwork,
+                                                           exempt: limits.loopbackExempt && c.peerIsLoopback)
+        lock.lock()
+        // Bytes already pending mean a request on its way: such an idle connection is not closed for another.
+        let admission = slots.admit(key, from: peer, quiet: { [open] in (try? open[$0]?.waitReadable(milliseconds: 0)) == false })
+        guard case .admitted(_, let evicting) = admission else {
+            lock.unlock()
+            if case .refused(let why) = admission {
+                // Refused in one non-blocking send: a full peer gets nothing but the close.
+                _ = try? c.send(HTTPSession.encode(.error(503, "\(why); try again"), keepAlive: false)[...])
+            }
+            c.close()
+            return
         }
-        ticket += 1
-        idle[key] = (ticket, c)
+        for victim in evicting {
+            // Its thread wakes to end of stream, ends, and closes it.
+            open[victim]?.shutdown()
+            evictions += 1
+        }
+        open[key] = c
         lock.unlock()
-        let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0) },
+        let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0, on: key) },
                                   stream: { [self] in self.stream($0, session: $1) },
                                   idle: { [self] isIdle in
                                       lock.lock()
-                                      defer { lock.unlock() }
-                                      if !isIdle {
-                                          idle[key] = nil
-                                      } else if idle[key] == nil, !evicted.contains(key) {
-                                          ticket += 1
-                                          idle[key] = (ticket, c)
-                                      }
+                                      slots.idle(key, isIdle)
+                                      lock.unlock()
                                   })
         let thread = Thread { [self] in
             session.run()
             // Closed under the lock: an eviction never shuts down a descriptor closed and reused.
             lock.lock()
-            idle[key] = nil
-            if evicted.remove(key) == nil { release(key) }
+            slots.release(key)
+            open[key] = nil
             c.close()
             lock.unlock()
         }
         thread.stackSize = 512 * 1024
         thread.start()
+    }
+
+    /// A request on connection `key`: one that carries a valid token makes
+    /// the connection paired; one on probation without a token is refused.
+    func answer(_ request: WebRequest, on key: ObjectIdentifier) -> HTTPSession.Answer {
+        let paired = app.isPaired(request)
+        lock.lock()
+        let refusal = slots.request(on: key, paired: paired)
+        lock.unlock()
+        if let refusal { return .refuse(.error(503, "\(refusal); pair this browser, or try again")) }
+        return answer(request)
     }
 
     func answer(_ request: WebRequest) -> HTTPSession.Answer {

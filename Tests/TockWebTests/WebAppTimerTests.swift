@@ -27,8 +27,12 @@ final class WebAppTimerTests: XCTestCase {
             _ = machine.handle(.wake, at: now)
         }
 
+        /// A pairing prompt is up, and Start held on it (a hand on the box).
+        var held = false
+
         func reply(_ r: ControlRequest) -> ControlLink.Reply {
             requests.append(r)
+            if case .prompt = r { held = true } else if r == .noticeEnd { held = false }
             let input: Machine.Input? = switch r {
             case .timer(.add(let name, let d)): .timer(.add(name: name, duration: d))
             case .timer(.pause(let name)): .timer(.pause(name))
@@ -43,7 +47,9 @@ final class WebAppTimerTests: XCTestCase {
             let timers = machine.timers.list.map { x -> [String: Any] in
                 ["name": x.name, "label": x.label, "state": x.stateWord, "remaining_ms": Int(x.left(at: t).nanoseconds / 1_000_000)]
             }
-            return ControlLink.Reply(["ok": true, "state": "ready", "timers": timers])
+            var status: [String: Any] = ["ok": true, "state": "ready", "timers": timers]
+            if held { (status["notice"], status["notice_confirmed"]) = (true, true) }
+            return ControlLink.Reply(status)
         }
 
         func state(_ name: String) -> String? { machine.timers.named(name)?.stateWord }

@@ -14,8 +14,9 @@ Phases (--phases, default all but short, in this order):
   boot     first boot with a setup file: READY on pinctrl-bcm2835 by the
            default config's line names, host name, zone, SSH key applied,
            root read-only, data partition grown and journalled; boot time
-  page     the page from the host: pair (the code read off the display),
-           start a count through the API
+  page     the page from the host: pairing asked, HoLd on the display, a
+           guess refused before a hand on the box (Start cannot be held on
+           QEMU's emulated GPIO: pairing itself is the systemd test's)
   broken   a broken tock-setup.txt and config.yaml: the display code, the
            FAT log naming file, line and fix, the last good setup kept;
            then the file fixed on the image: the next boot is clean
@@ -330,25 +331,22 @@ def phase_page(vm, args):
     check(status == 200 and "<html" in body.lower(), "GET / from the host through QEMU's user network", status)
     status, _, body = request(port, "POST", "/api/pair/request")
     check(status == 200, "pairing asked", f"{status} {body[:200]}")
-    code = None
+    shown = None
     for _ in range(40):
         st = vm.status()
         if st.get("notice"):
-            code = st.get("display", "").replace(" ", "").replace(":", "")
+            shown = st.get("display", "").strip()
             break
         time.sleep(0.5)
-    if not check(code is not None, "the pairing code on the display", st):
+    if not check(shown == "HoLd", "the box shows HoLd, waiting for Start to be held on it", st):
         return
-    status, headers, body = request(port, "POST", "/api/pair", {"code": code, "name": "image test"})
-    cookie = [v for k, v in headers if k.lower() == "set-cookie"]
-    if not check(status == 200 and cookie, "paired with the code off the display", f"{status} {body[:200]}"):
-        return
-    token = {"Cookie": cookie[0].split(";")[0], "Origin": f"http://127.0.0.1:{port}"}
-    status, _, body = request(port, "POST", "/api/start", {}, headers=token)
-    check(status == 200, "Start through the page", f"{status} {body[:200]}")
-    time.sleep(1)
-    status, _, body = request(port, "GET", "/api/status", headers=token)
-    check(status == 200 and json.loads(body).get("state") == "running", "a count started from the page is running", body[:300])
+    status, _, body = request(port, "POST", "/api/pair", {"code": "0000", "name": "image test"})
+    check(status == 409, "no guess weighed before a hand on the box", f"{status} {body[:200]}")
+    # Pairing needs Start held on the box (docs/web.md), and QEMU's raspi3b
+    # gives no way to drive the emulated GPIO inputs from outside: the page's
+    # pairing and a count started through it are left to the systemd test
+    # (gpio-sim) and the browser test (the mock box).
+    print("  pairing on the image: not completed (Start cannot be held on QEMU's emulated GPIO)", flush=True)
 
 
 BROKEN_SETUP = """hostname = tock-test

@@ -7,7 +7,8 @@ running in the guest, this:
 
 - gets the page (200, the page's HTML) and is refused the API without a
   token (401);
-- asks to pair; the guest's agent reads the code off the box's display
+- asks to pair; the box shows HoLd, the guest's agent holds Start (a
+  gpio-sim line) until the code appears, reads it off the box's display
   (`tock status`: the notice) and prints "AGENT-NOTICE <display>" on the
   serial console, which this reads from the console log;
 - sends a wrong code (refused), then the right one: a token cookie,

@@ -58,9 +58,10 @@ class BrowserTest(unittest.TestCase):
         expect(page.locator("#pairing")).to_be_visible()
         expect(page.locator("#app")).to_be_hidden()
         page.click("#ask")
-        expect(page.locator("#pair-message")).to_contain_text("shows a code")
-        code = self.box.status()["display"]  # read off the box's display
+        expect(page.locator("#pair-message")).to_contain_text("hold its Start button")
+        code = self.box.reveal_code()  # Start held on the box, the code read off its display
         self.assertRegex(code, r"^\d{4}$")
+        self.assertEqual(self.box.status()["state"], "ready", "the hold started nothing")
         page.fill("#code", code)
         page.click("#pair-form button")
         expect(page.locator("#app")).to_be_visible()
@@ -73,7 +74,7 @@ class BrowserTest(unittest.TestCase):
         expect(display).to_have_attribute("data-text", "02:00")
         # Drawn from the segment bits: as many lit segments as bits set.
         self.assertEqual(page.locator("#display polygon.on").count(), sum(bin(b & 0x7F).count("1") for b in self.box.status()["segments"]))
-        page.click("text=Start")
+        page.click("#start")
         # The page's display follows the box's within a second of the box's own change.
         shown = self.box.wait_for_display(lambda d: d != "02:00")
         expect(display).to_have_attribute("data-text", shown, timeout=1000)
@@ -159,8 +160,12 @@ class BrowserTest(unittest.TestCase):
         page = self.page
         page.goto(self.box.url)
         page.click("#ask")
-        expect(page.locator("#pair-message")).to_contain_text("shows a code")
-        code = self.box.status()["display"]
+        expect(page.locator("#pair-message")).to_contain_text("hold its Start button")
+        # Before a hand on the box: every code refused, none weighed.
+        for guess in ("0000", "1234", "9999"):
+            self.assertEqual(self.box.http("POST", "/api/pair", {"code": guess})[0], 409)
+        self.assertEqual(self.box.http("POST", "/api/pair/request")[0], 409, "one code out at a time")
+        code = self.box.reveal_code()
         wrong = f"{(int(code) + 1) % 10000:04d}"
         page.fill("#code", wrong)
         page.click("#pair-form button")
@@ -171,6 +176,10 @@ class BrowserTest(unittest.TestCase):
         self.assertEqual(self.box.http("POST", "/api/pair", {"code": code})[0], 429, "locked: the right code too")
         self.assertNotIn("notice", self.box.status(), "the code came down")
         self.assertEqual(self.box.token_list(), [])
+        # The owner at the box lifts the lockout: a new code (asked while locked), Start held, paired.
+        self.assertEqual(self.box.http("POST", "/api/pair/request")[0], 200)
+        code = self.box.reveal_code()
+        self.assertEqual(self.box.http("POST", "/api/pair", {"code": code})[0], 200)
 
     def test_cross_origin_and_tokenless_requests_change_nothing(self):
         token = self.box.pair()

@@ -26,10 +26,14 @@ class Box:
         with open(config, "w") as f:
             f.write("timer: {presets: [2m, 10m]}\n"
                     "interval: {programs: [{name: tAbA, kind: tabata}, {name: E1, kind: emom, every: 1m, rounds: 10}]}\n")
+        # The box's buttons: lines written to a named pipe (`--mock-input`),
+        # read by the same debouncer as GPIO; pairing needs Start held.
+        self.buttons = os.path.join(self.dir, "buttons")
+        os.mkfifo(self.buttons)
         # The child holds the log open; the parent's copy is closed at once.
         with open(os.path.join(self.dir, "tock.log"), "w") as log:
             self.appliance = subprocess.Popen([tock, "run", "--backend", "mock", "--config", config, "--socket", self.socket,
-                                               "--state", os.path.join(self.dir, "state.json")],
+                                               "--state", os.path.join(self.dir, "state.json"), "--mock-input", self.buttons],
                                               stdout=subprocess.DEVNULL, stderr=log)
         self.wait(lambda: os.path.exists(self.socket), "the control socket")
         self.port = free_port()
@@ -90,11 +94,28 @@ class Box:
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read() or b"{}")
 
+    def press(self, button, hold):
+        """`button` on the box pressed and held `hold` seconds, as a hand does."""
+        fd = os.open(self.buttons, os.O_WRONLY)
+        try:
+            os.write(fd, f"{button} 1\n".encode())
+            time.sleep(hold)
+            os.write(fd, f"{button} 0\n".encode())
+        finally:
+            os.close(fd)
+
+    def reveal_code(self):
+        """The box shows HoLd; Start held on it until the code appears: the code, read off the display."""
+        assert self.status()["display"] == "HoLd", self.status()["display"]
+        self.press("start", 1.3)
+        return self.wait_for_display(lambda d: d.isdigit(), seconds=3)
+
     def pair(self):
-        """A token, paired the way a person does: the code read off the display."""
+        """A token, paired the way a person does: asked for, Start held on
+        the box, the code read off the display."""
         status, _ = self.http("POST", "/api/pair/request")
         assert status == 200, status
-        code = self.status()["display"]
+        code = self.reveal_code()
         status, reply = self.http("POST", "/api/pair", {"code": code, "name": "script"})
         assert status == 200, (status, reply)
         return self.token_list()[-1]["token"]
