@@ -978,8 +978,10 @@ async def main(args):
 
     # The log: nothing about Tock's entities or topics.
     pattern = re.compile(r"tock|kitchen", re.IGNORECASE)
-    # The test's own brightness of 9, which Home Assistant refuses and logs.
-    expected = re.compile(r"Value 9(\.0)? for number\.tock_kitchen_brightness is outside valid range")
+    # The test's own brightness of 9 and the family member's GONE, which
+    # Home Assistant refuses and logs.
+    expected = re.compile(r"Value 9(\.0)? for number\.tock_kitchen_brightness is outside valid range"
+                          r"|Option GONE is not valid for entity select\.tock_kitchen_timer")
     bad = [line for line in ha.log.read_text(errors="replace").splitlines()
            if (" ERROR " in line or " WARNING " in line) and pattern.search(line) and not expected.search(line)]
     check(not bad, "no ERROR or WARNING line in Home Assistant's log about Tock", "\n" + "\n".join(bad[:20]))
@@ -987,6 +989,13 @@ async def main(args):
     # that calls an administrator's action fails inside, and says so in
     # the log).
     refused = [line for line in ha.log.read_text(errors="replace").splitlines() if "unauthorized" in line.lower()]
+    # But the one the test asks for (family.household: mqtt.publish is refused).
+    asked = "Error during service call to mqtt.publish: Unauthorized"
+    if ha.member is not None and ha.member.publish_refused:
+        for line in refused:
+            if line.endswith(asked):
+                refused.remove(line)
+                break
     check(ha.member is not None and not ha.member.unauthorized and not refused,
           "no step of the family member was refused as Unauthorized",
           "\n" + "\n".join([repr(u)[:300] for u in (ha.member.unauthorized if ha.member else [])] + refused[:20]))
