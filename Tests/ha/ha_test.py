@@ -707,6 +707,17 @@ async def voice(ha, tock):
     check(said is not None and said.startswith("The Tock could not add a pasta timer") and len(status().get("timers", [])) == 1,
           "voice: a name the display cannot show (5 letters) is refused", (said, status().get("timers")))
     await asyncio.sleep(1.1)
+    # Through the Timer select and its buttons, as the family member.
+    said, ms, body = await ha.converse("pause the egg timer")
+    latencies.append(("Voice \"pause the egg timer\" (text in, reply out)", ms))
+    timers = [(t["name"], t["state"]) for t in status().get("timers", [])]
+    check(said == "Egg timer paused on the Tock." and timers == [("egg", "paused")], "voice: pause the egg timer", (said, timers, body))
+    said, _, _ = await ha.converse("pause the egg timer on the kitchen Tock")
+    check(said == "Egg timer on the kitchen Tock is paused.", "voice: a paused timer is not paused again", said)
+    said, _, body = await ha.converse("resume the egg timer")
+    timers = [(t["name"], t["state"]) for t in status().get("timers", [])]
+    check(said == "Egg timer resumed on the Tock." and timers == [("egg", "running")], "voice: resume the egg timer", (said, timers, body))
+    await asyncio.sleep(1.1)
     said, ms, body = await ha.converse("cancel the egg timer")
     latencies.append(("Voice \"cancel the egg timer\" (text in, reply out)", ms))
     check(said == "Egg timer cancelled on the Tock." and status().get("timers", []) == [],
