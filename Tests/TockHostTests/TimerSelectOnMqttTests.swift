@@ -92,6 +92,29 @@ import TockTestSupport
         withExtendedLifetime(box) {}
     }
 
+    /// Home Assistant may hold an older select config when the link comes
+    /// back: `None` first, the options, then the name a second later.
+    @Test func onReconnectingTheNameWaitsForTheOptionsAgain() throws {
+        let (box, broker, link) = try box()
+        add(link, "EGG", "6m")
+        loop.advance(by: .seconds(2))
+        #expect(last(broker, "timer_selected") == "EGG")
+        link.drop()
+        try box.shell.timer(.add(name: "tEA", duration: .seconds(240)))
+        loop.advance(by: .seconds(1))
+        let mark = broker.log.count
+        link.connect()
+        loop.advance(by: .milliseconds(500))
+        let after = Array(broker.log[mark...])
+        let none = try #require(after.firstIndex { $0.topic == "tock/kitchen/timer_selected" })
+        let config = try #require(after.firstIndex { $0.topic == "homeassistant/select/kitchen/timer/config" })
+        #expect(after[none].payload == "None" && none < config)
+        #expect(options(broker) == ["EGG", "tEA"] && last(broker, "timer_selected") == "None")
+        loop.advance(by: .seconds(1))
+        #expect(last(broker, "timer_selected") == "EGG")
+        #expect(broker.log[mark...].filter { $0.topic == "tock/kitchen/timer_selected" }.map(\.payload) == ["None", "EGG"])
+    }
+
     @Test func theButtonsActOnTheSelectedTimerOnly() throws {
         let (box, broker, link) = try box()
         add(link, "EGG", "6m")
