@@ -10,6 +10,12 @@ import TockCore
 /// client sends can disturb the timer.
 public enum ControlRequest: Equatable, Sendable {
     case status, start, stop, reset
+    /// `{"cmd":"silence"}`: what Start does on the box while something
+    /// rings (the count silenced, the extra timer on the display silenced,
+    /// a daily alarm dismissed), and a refusal when nothing rings: a press
+    /// that comes late never starts or pauses a count (Home Assistant's
+    /// *Silence* button).
+    case silence
     /// `{"cmd":"watch"}`: the status, then every change as it happens;
     /// `{"cmd":"watch","fps":10}`: changes of the display alone at most
     /// `fps` times a second (the newest wins), for a viewer that cannot
@@ -97,6 +103,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "start": try only(["cmd"]); return .start
         case "stop": try only(["cmd"]); return .stop
         case "reset": try only(["cmd"]); return .reset
+        case "silence": try only(["cmd"]); return .silence
         case "watch":
             try only(["cmd", "fps"])
             guard let value = fields["fps"] else { return .watch(fps: nil) }
@@ -157,7 +164,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "night":
             return .night(try night(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, set, mode, program, alarm, timer, switch, brightness, night, notice, notice-end or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, silence, set, mode, program, alarm, timer, switch, brightness, night, notice, notice-end or watch")
         }
     }
 
@@ -265,6 +272,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .start: #"{"cmd":"start"}"#
         case .stop: #"{"cmd":"stop"}"#
         case .reset: #"{"cmd":"reset"}"#
+        case .silence: #"{"cmd":"silence"}"#
         case .watch(nil): #"{"cmd":"watch"}"#
         case .watch(let fps?): #"{"cmd":"watch","fps":\#(fps)}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#

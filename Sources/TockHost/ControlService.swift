@@ -36,6 +36,13 @@ public final class ControlService: ControlResponder {
             let changes = shell.pressChanges(b)
             shell.action(.pressed(b))  // a press that changes nothing chirps, as on the panel
             if !changes { return .refused(shell.core.idlePress(b), status: status()) }
+        case .silence:
+            // Start is what silences on the box, whatever rings; anything
+            // else it would do (start, resume) is not a silence's to do.
+            guard shell.rings else {
+                return .refused("nothing rings; silence acts only on a ring (the count, an extra timer, a daily alarm)", status: status())
+            }
+            shell.action(.pressed(.start))
         case .set(let d):
             do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):

@@ -23,18 +23,22 @@ public enum HomeAssistant {
         /// Shown only while `<prefix>/<topic>`'s value is one of `values`
         /// (as well as while the box is online).
         public var onlyWhile: (topic: String, values: [String])?
+        /// Shown only while `<prefix>/<topic>`'s value is none of `values`.
+        public var onlyUnless: (topic: String, values: [String])?
         /// Whether Home Assistant enables the entity when it discovers it.
         /// A disabled one has no state, so the recorder writes no row for
         /// it; a person can enable it (Settings → Entities).
         public var enabledByDefault: Bool
 
         public init(_ component: String, _ object: String, _ name: String, _ fields: [String: Any],
-                    onlyWhile: (topic: String, values: [String])? = nil, enabledByDefault: Bool = true) {
+                    onlyWhile: (topic: String, values: [String])? = nil, onlyUnless: (topic: String, values: [String])? = nil,
+                    enabledByDefault: Bool = true) {
             self.component = component
             self.object = object
             self.name = name
             self.fields = fields
             self.onlyWhile = onlyWhile
+            self.onlyUnless = onlyUnless
             self.enabledByDefault = enabledByDefault
         }
 
@@ -97,6 +101,13 @@ public enum HomeAssistant {
                                                     "options": ["down", "up"], "icon": "mdi:swap-vertical"]),
         Entity("sensor", "switch", "Switch", ["state_topic": "switch", "device_class": "enum",
                                               "options": ["down", "up"], "icon": "mdi:toggle-switch-outline"]),
+        // The switch set as `tock switch down` sets it (the lever's next
+        // move wins again): what a count down needs in the timer mode, as
+        // an entity action any user may call (the Switch sensor above stays
+        // for what reads it).
+        Entity("select", "up_down", "Up/Down switch", ["command_topic": "cmd", "state_topic": "switch",
+                                                       "command_template": #"{"cmd":"switch","position":"{{ value }}"}"#,
+                                                       "options": ["down", "up"], "icon": "mdi:swap-vertical"]),
         Entity("sensor", "next_alarm", "Next alarm", ["state_topic": "next_alarm", "device_class": "timestamp",
                                                       "json_attributes_topic": "next_alarm_attributes", "icon": "mdi:alarm"]),
         // Off until the kernel reports the wall clock synchronised: the
@@ -108,6 +119,11 @@ public enum HomeAssistant {
                onlyWhile: ("alarm", ["ringing"])),
         Entity("button", "dismiss", "Dismiss", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:alarm-off"],
                onlyWhile: ("alarm", ["ringing", "snoozed"])),
+        // Whatever rings: the count, an extra timer, a daily alarm. A
+        // request of its own, refused when nothing rings, so a press that
+        // comes late never starts or pauses a count as Start or Stop would.
+        Entity("button", "silence", "Silence", ["command_topic": "cmd", "payload_press": press("silence"), "icon": "mdi:bell-off-outline"],
+               onlyWhile: ("ringing", ["ON"])),
         // The device triggers' events as one event entity too: its state is
         // when the last one happened and its `event_type` which one, for
         // the logbook, a dashboard and a state trigger. The topic carries
@@ -142,6 +158,40 @@ public enum HomeAssistant {
                                                   "command_template": addTimerTemplate,
                                                   "pattern": addTimerPattern, "min": 3, "max": 40]),
     ] }
+
+    /// The *Timer* select, whose options are the extra timers in progress
+    /// (`TimerPicker`), and the buttons that act on the one it selects.
+    /// One select and three buttons of fixed ids, rather than buttons per
+    /// timer: a dashboard card and a script name them once, whatever the
+    /// timers are called (a name is any signs the display can draw, which
+    /// an entity id cannot carry), and no entity is made or removed per
+    /// timer. Unavailable while no timer is in progress. The select's
+    /// config is announced again when the names change.
+    public static func timerPickerEntities(_ inProgress: [String]) -> [Entity] {
+        let none = (topic: timerSelectedTopic, values: ["None"])
+        func button(_ op: String, _ name: String, _ icon: String) -> Entity {
+            Entity("button", "timer_\(op)", name, ["command_topic": timerCommandTopic, "payload_press": #"{"op":"\#(op)"}"#, "icon": icon],
+                   onlyUnless: none)
+        }
+        return [
+            Entity("select", "timer", "Timer", ["command_topic": timerCommandTopic, "state_topic": timerSelectedTopic,
+                                                "command_template": "{{ {'op': 'select', 'name': value} | tojson }}",
+                                                "options": inProgress, "icon": "mdi:timer-sand"],
+                   onlyUnless: none),
+            button("pause", "Pause timer", "mdi:pause"),
+            button("resume", "Resume timer", "mdi:play"),
+            button("cancel", "Cancel timer", "mdi:timer-off-outline"),
+        ]
+    }
+
+    /// Where the select and its buttons send (`TimerPicker`), and where the
+    /// selected name is (`None` while no timer is in progress).
+    public static let timerCommandTopic = "timer_cmd"
+    public static let timerSelectedTopic = "timer_selected"
+    /// The select's discovery topic (announced again as the names change).
+    public static func timerSelectConfigTopic(_ c: MqttConfig) -> String {
+        "\(c.discoveryPrefix)/select/\(c.clientID)/timer/config"
+    }
 
     /// Where the extra timers' rings are told (not retained).
     public static let timerEventTopic = "timer_event"
@@ -232,7 +282,8 @@ public enum HomeAssistant {
     /// sensor with `programs` (the names of `interval.programs`), `alarms`
     /// switches (named as given) and the device triggers.
     public static func configs(_ c: MqttConfig, version: String, alarms: [String] = [],
-                               programs: [String] = [], night: NightSchedule? = nil) -> [(topic: String, payload: [String: Any])] {
+                               programs: [String] = [], night: NightSchedule? = nil,
+                               timers: [String] = []) -> [(topic: String, payload: [String: Any])] {
         let node = c.clientID
         let p = c.topicPrefix
         let device: [String: Any] = [
@@ -246,7 +297,8 @@ public enum HomeAssistant {
         // beside a config it cannot use. The device triggers' schema has
         // no origin, so only the entities carry it.
         let origin: [String: Any] = ["name": "Tock", "sw_version": version]
-        let all = entities + dimmingEntities(night: night) + programEntities(programs) + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
+        let all = entities + timerPickerEntities(timers) + dimmingEntities(night: night) + programEntities(programs)
+            + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
         var out = all.map { e -> (topic: String, payload: [String: Any]) in
             var payload: [String: Any] = [
                 "name": e.name,
@@ -257,12 +309,13 @@ public enum HomeAssistant {
                 "qos": qos,
             ]
             if !e.enabledByDefault { payload["enabled_by_default"] = false }
-            if let only = e.onlyWhile {
+            if let only = e.onlyWhile ?? e.onlyUnless {
                 let values = only.values.map { "'\($0)'" }.joined(separator: ", ")
+                let (yes, no) = e.onlyWhile != nil ? ("online", "offline") : ("offline", "online")
                 payload["availability"] = [
                     ["topic": "\(p)/availability", "payload_available": "online", "payload_not_available": "offline"],
                     ["topic": "\(p)/\(only.topic)",
-                     "value_template": "{{ 'online' if value in [\(values)] else 'offline' }}"],
+                     "value_template": "{{ '\(yes)' if value in [\(values)] else '\(no)' }}"],
                 ]
                 payload["availability_mode"] = "all"
             } else {

@@ -47,7 +47,17 @@ public final class MqttBridge {
     private let refusedLog: LimitedLog
     /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
-    private var inbox: [ControlRequest] = []
+    private var inbox: [Inbound] = []
+    /// A message waiting in `inbox`: a request from `<prefix>/cmd`, or one
+    /// of the timer select's from `<prefix>/timer_cmd`.
+    private enum Inbound {
+        case request(ControlRequest)
+        case timer(TimerPicker.Command)
+    }
+    /// The timer the select and its buttons act on, and the select's options.
+    private var picker = TimerPicker()
+    /// The turn that tells the selection once Home Assistant knows its name.
+    private var pickerTimer: LoopTimer!
     public static let inboxLimit = 64
 
     /// The version the discovery configs report (deploy/VERSION; a test
@@ -67,6 +77,10 @@ public final class MqttBridge {
         refusedLog = LimitedLog(log: log, loop: loop)
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, shell: shell, log: log) }
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
+        pickerTimer = loop.makeTimer { [weak self] in
+            guard let self, client.link == .connected else { return }
+            client.measure { publishState(force: false) }
+        }
         flushTimer = loop.makeTimer { [weak self] in
             guard let self, client.link == .connected else { return }
             client.measure { publishState(force: false, clockOnly: flushClockOnly) }
@@ -74,8 +88,8 @@ public final class MqttBridge {
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
         client.onMessage = { [unowned self] topic, payload, retained in
-            if topic == commandTopic {
-                if retained { refuseRetained(payload) } else { receive(payload) }
+            if topic == commandTopic || topic == timerCommandTopic {
+                if retained { refuseRetained(payload, on: topic) } else { receive(payload, on: topic) }
             } else if topic == config.groupTopic {
                 group?.received(payload, retained: retained)
             }
@@ -99,18 +113,26 @@ public final class MqttBridge {
     public func start() { client.start() }
 
     private var commandTopic: String { "\(config.topicPrefix)/cmd" }
+    private var timerCommandTopic: String { "\(config.topicPrefix)/\(HomeAssistant.timerCommandTopic)" }
+
+    /// The extra timers in progress (running, paused, ringing), by name.
+    private var timersInProgress: [String] { shell.core.timers.list.filter(\.isActive).map(\.name) }
 
     private func connected() {
         client.subscribe(commandTopic)
+        client.subscribe(timerCommandTopic)
         published = [:]
         sentAt = [:]
+        picker.follow(timersInProgress)
+        picker.reannounce(timersInProgress, at: now())
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
         // The state first: on a slow link it is what a dashboard and an
         // automation wait for; the discovery configs (about 16 KiB) follow,
         // and Home Assistant reads the retained state when they arrive.
         publishState(force: true)
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
-        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames, night: fileNight) {
+        for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames,
+                                                      night: fileNight, timers: picker.options) {
             client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
         }
         // Alarm switches of alarms removed while the link was down.
@@ -142,7 +164,20 @@ public final class MqttBridge {
                 client.publish("\(config.topicPrefix)/event", Array(event.utf8), retain: false)
             }
             announceAlarms()
+            announceTimers()
             publishState(force: false)
+        }
+    }
+
+    /// The timer select follows the timers: the selection, and its options
+    /// announced again when the names in progress change.
+    private func announceTimers() {
+        let names = timersInProgress
+        picker.follow(names)
+        guard picker.announce(names, at: now()), config.discovery else { return }
+        let topic = HomeAssistant.timerSelectConfigTopic(config)
+        if let c = HomeAssistant.configs(config, version: Self.version, timers: names).first(where: { $0.topic == topic }) {
+            client.publish(topic, JSONText.bytes(c.payload))
         }
     }
 
@@ -182,7 +217,13 @@ public final class MqttBridge {
     private func publishState(force: Bool, clockOnly: Bool = false) {
         let t = now()
         var held: Instant?
-        for (key, value) in MqttStateTopics.values(of: shell, clockOnly: clockOnly) where force || published[key] != value {
+        var values = MqttStateTopics.values(of: shell, clockOnly: clockOnly)
+        if !clockOnly {
+            let selection = picker.shown(at: t, gap: Self.minimumGap)
+            values.append((HomeAssistant.timerSelectedTopic, selection.value))
+            if let due = selection.due { pickerTimer.schedule(at: due) }
+        }
+        for (key, value) in values where force || published[key] != value {
             if !force, let last = sentAt[key], t < last + Self.minimumGap {
                 held = min(held ?? last + Self.minimumGap, last + Self.minimumGap)
                 continue
@@ -198,21 +239,26 @@ public final class MqttBridge {
         }
     }
 
-    /// A message on `<prefix>/cmd`: checked at once (size first: a 1 MB
-    /// payload is dropped here, not copied) and kept for `serve()`.
-    private func receive(_ payload: UnsafeRawBufferPointer) {
+    /// A message on `<prefix>/cmd` or `<prefix>/timer_cmd`: checked at once
+    /// (size first: a 1 MB payload is dropped here, not copied) and kept
+    /// for `serve()`.
+    private func receive(_ payload: UnsafeRawBufferPointer, on topic: String) {
         received += 1
         guard payload.count <= ControlRequest.maxLine else {
-            return malformed("\(payload.count) bytes, longer than \(ControlRequest.maxLine)")
+            return malformed("\(payload.count) bytes, longer than \(ControlRequest.maxLine)", on: topic)
         }
-        let request: ControlRequest
-        do { request = try ControlRequest.parse(Array(payload)) } catch { return malformed(error.description) }
+        let message: Inbound
+        if topic == commandTopic {
+            do { message = .request(try ControlRequest.parse(Array(payload))) } catch { return malformed(error.description, on: topic) }
+        } else {
+            do { message = .timer(try TimerPicker.parse(Array(payload))) } catch { return malformed(error.description, on: topic) }
+        }
         guard inbox.count < Self.inboxLimit else {
             dropped += 1
-            droppedLog(.warning, "mqtt: dropped a command on \(commandTopic): \(Self.inboxLimit) were waiting")
+            droppedLog(.warning, "mqtt: dropped a command on \(topic): \(Self.inboxLimit) were waiting")
             return
         }
-        inbox.append(request)
+        inbox.append(message)
         serveTimer.schedule(at: now())
     }
 
@@ -221,8 +267,28 @@ public final class MqttBridge {
     /// request got no reply: a flood must not become a flood of replies.
     private func serve() {
         guard !inbox.isEmpty else { return }
-        let request = inbox.removeFirst()
+        let message = inbox.removeFirst()
         if !inbox.isEmpty { serveTimer.schedule(at: now()) }
+        let request: ControlRequest
+        switch message {
+        case .request(let r): request = r
+        case .timer(let command):
+            switch picker.apply(command, inProgress: timersInProgress) {
+            case .request(let r): request = r
+            case .selected(let name):
+                return client.measure {
+                    var reply = service.reply(to: .status).object
+                    reply[HomeAssistant.timerSelectedTopic] = name
+                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
+                    publishState(force: false)
+                }
+            case .refused(let why):
+                return client.measure {
+                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(["ok": false, "error": why] as [String: Any]), retain: false)
+                    refused(command.description, why, on: timerCommandTopic)
+                }
+            }
+        }
         client.measure {
             let reply: [String: Any] = if case .watch = request {
                 ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
@@ -230,35 +296,36 @@ public final class MqttBridge {
                 service.reply(to: request).object
             }
             client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
-            if reply["ok"] as? Bool == false { refused(request, reply["error"] as? String ?? "") }
+            if reply["ok"] as? Bool == false { refused(request.line, reply["error"] as? String ?? "", on: commandTopic) }
         }
     }
 
     /// A request the box refused (a value it cannot take, a change its
     /// state does not allow): answered on `reply` as the socket answers,
     /// and logged, since nobody may be reading the replies.
-    private func refused(_ request: ControlRequest, _ why: String) {
-        refusedLog(.notice, "mqtt: refused \(request.line) on \(commandTopic): \(why)")
+    private func refused(_ request: String, _ why: String, on topic: String) {
+        refusedLog(.notice, "mqtt: refused \(request) on \(topic): \(why)")
     }
 
     /// A command is an event: one the broker kept (published with the
     /// retain flag) would run again at every reconnect, so it never runs.
-    private func refuseRetained(_ payload: UnsafeRawBufferPointer) {
+    private func refuseRetained(_ payload: UnsafeRawBufferPointer, on topic: String) {
         guard payload.count > 0 else { return }  // a retained command being cleared
         received += 1
         retainedIgnored += 1
-        retainedLog(.warning, "mqtt: ignored a retained command on \(commandTopic): commands are not retained; clear it with mosquitto_pub -r -n -t \(commandTopic)")
+        retainedLog(.warning, "mqtt: ignored a retained command on \(topic): commands are not retained; clear it with mosquitto_pub -r -n -t \(topic)")
     }
 
-    private func malformed(_ why: String) {
+    private func malformed(_ why: String, on topic: String) {
         ignored += 1
-        ignoredLog(.warning, "mqtt: ignored a message on \(commandTopic): \(why)")
+        ignoredLog(.warning, "mqtt: ignored a message on \(topic): \(why)")
     }
 
     public func close() {
         for kind in [ignoredLog, droppedLog, retainedLog, refusedLog] { kind.close() }
         serveTimer.cancel()
         flushTimer.cancel()
+        pickerTimer.cancel()
         group?.close()
         client.measure { client.close() }
     }

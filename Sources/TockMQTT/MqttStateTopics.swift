@@ -43,6 +43,9 @@ enum MqttStateTopics {
             // On while something rings (not each beep of its pattern), and
             // for a lone beep or chirp.
             ("buzzer", shell.tone != nil || shell.state == .ringing || core.alarms.isRinging ? "on" : "off"),
+            // `ON` while a ring waits to be silenced (the count, an extra
+            // timer, a daily alarm): Home Assistant's Silence is offered then.
+            ("ringing", shell.rings ? "ON" : "OFF"),
             ("alarm", alarmState(core.alarms.state)),
             ("next_alarm", core.alarms.wallDeadline.map(timestamp) ?? "None"),
             // Whether the kernel reports the wall clock synchronised: until

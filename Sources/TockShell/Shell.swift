@@ -147,6 +147,13 @@ public final class Shell {
         }
     }
 
+    /// Whether something rings now: the box's own count, an extra timer
+    /// (on the display or waiting its turn) or a daily alarm. What a
+    /// silence request needs, and what Home Assistant's *Silence* follows.
+    public var rings: Bool {
+        state == .ringing || core.alarms.isRinging || core.timers.list.contains { if case .ringing = $0.state { true } else { false } }
+    }
+
     /// Elapsed and remaining time now.
     public func progress() -> Progress { core.progress(at: clock()) }
     /// When the running count reaches its end on the wall clock: nil unless

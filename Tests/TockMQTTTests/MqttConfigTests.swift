@@ -79,7 +79,7 @@ import TockTestSupport
         let version = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(MqttBridge.version == version)
         let configs = HomeAssistant.configs(MqttConfig(), version: MqttBridge.version)
-        #expect(configs.count == HomeAssistant.entities.count + HomeAssistant.dimmingEntities(night: nil).count + HomeAssistant.triggers.count)
+        #expect(configs.count == HomeAssistant.entities.count + HomeAssistant.timerPickerEntities([]).count + HomeAssistant.dimmingEntities(night: nil).count + HomeAssistant.triggers.count)
         #expect(configs.allSatisfy { ($0.payload["device"] as? [String: Any])?["sw_version"] as? String == version })
     }
 }

@@ -43,6 +43,8 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("event", "events"), ("number", "brightness"), ("switch", "night"), ("time", "night_from"),
                      ("time", "night_to"), ("number", "night_brightness"),
                      ("sensor", "timers"), ("sensor", "next_timer"), ("event", "timer_finished"), ("text", "add_timer"),
+                     ("select", "up_down"), ("button", "silence"), ("select", "timer"), ("button", "timer_pause"),
+                     ("button", "timer_resume"), ("button", "timer_cancel"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
                      ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed"),
                      ("device_automation", "timer_finished")]
@@ -506,9 +508,14 @@ class DiscoveryTest(MqttCase):
             dev = config["device"]
             self.assertEqual(dev["identifiers"], [f"tock_{node}"])
             self.assertEqual(dev["manufacturer"], "Tock")
+            # The Timer select and its buttons send to the bridge's own
+            # topic (the box keeps which timer is selected).
+            picker = obj == "timer" or obj.startswith("timer_")
             if component in ("button", "select", "text", "number", "time"):
-                self.assertEqual(config["command_topic"], f"{p}/cmd")
-            if component == "button":
+                self.assertEqual(config["command_topic"], f"{p}/timer_cmd" if picker else f"{p}/cmd")
+            if component == "button" and picker:
+                self.assertEqual(json.loads(config["payload_press"]), {"op": obj.removeprefix("timer_")})
+            elif component == "button":
                 press = {"snooze": "stop", "dismiss": "reset"}.get(obj, obj)
                 self.assertEqual(json.loads(config["payload_press"]), {"cmd": press})
         self.assertEqual(json.loads(configs[discovery_topic("sensor", node, "state")].payload)["state_topic"], f"{p}/state")
