@@ -163,6 +163,14 @@ struct Reset: ParsableCommand {
     func run() throws { try show(try send(.reset, socket: socket), json: false) }
 }
 
+struct Silence: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "silence",
+        abstract: "Silence whatever rings (the count, an extra timer, a daily alarm); refused when nothing rings, so it never starts or pauses a count.")
+    @OptionGroup var socket: SocketOption
+    func run() throws { try show(try send(.silence, socket: socket), json: false) }
+}
+
 struct SetPreset: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the current preset (in ready or done), e.g. tock set 12m30s.")
     @OptionGroup var socket: SocketOption
