@@ -64,6 +64,8 @@ public final class ConfigReload {
     /// bring the alarms back).
     private var listsLogs: [String: LimitedLog] = [:]
     private let dimmingLog: LimitedLog
+    /// Every kind above, closed together.
+    private let kinds: LimitedLogs
     private var lastRefusal: String?
 
     public init(path: String, running: Configuration, shell: Shell, loop: any EventLoop, log: Logger) {
@@ -72,11 +74,9 @@ public final class ConfigReload {
         self.shell = shell
         self.loop = loop
         self.log = log
-        refusedLog = LimitedLog(log: log, loop: loop)
-        changingLog = LimitedLog(log: log, loop: loop)
-        wiringLog = LimitedLog(log: log, loop: loop)
-        dimmingLog = LimitedLog(log: log, loop: loop)
-        reloadedLog = LimitedLog(log: log, loop: loop) { [path] held, _ in
+        kinds = LimitedLogs(log: log, loop: loop)
+        (refusedLog, changingLog, wiringLog, dimmingLog) = (kinds.kind(), kinds.kind(), kinds.kind(), kinds.kind())
+        reloadedLog = kinds.kind { [path] held, _ in
             "SIGHUP: \(path) reloaded \(held) more time\(held == 1 ? "" : "s") since the last such line; at most one such line a minute"
         }
         timer = loop.makeTimer { [unowned self] in readAgain() }
@@ -97,7 +97,7 @@ public final class ConfigReload {
     /// the log are counted now rather than never.
     public func cancel() {
         timer.cancel()
-        for kind in [reloadedLog, refusedLog, changingLog, wiringLog, dimmingLog] + listsLogs.values { kind.close() }
+        kinds.close()
     }
 
     private func read() -> Read {
@@ -175,7 +175,7 @@ public final class ConfigReload {
         let before = shell.core.snapshot(at: loop.now())
         shell.reconfigure(fresh.settings)
         for line in ListNotes.lines(before: before, after: shell.core.snapshot(at: loop.now()), name: path) {
-            let kind = listsLogs[line] ?? LimitedLog(log: log, loop: loop)
+            let kind = listsLogs[line] ?? kinds.kind()
             listsLogs[line] = kind
             kind(.notice, "SIGHUP: \(line, limit: 1000)")
         }

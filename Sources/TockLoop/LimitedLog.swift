@@ -82,3 +82,29 @@ public final class LimitedLog {
         log.log(level: level, "\(line.description)")
     }
 }
+
+/// The kinds of one owner (the shell, a fleet group, the MQTT bridge, a
+/// reload): each made here, so that closing the owner closes every kind it
+/// made, none forgotten.
+public final class LimitedLogs {
+    private let log: Logger
+    private let loop: any EventLoop
+    private var kinds: [LimitedLog] = []
+
+    public init(log: Logger, loop: any EventLoop) {
+        self.log = log
+        self.loop = loop
+    }
+
+    /// A new kind of line (`summary`: as `LimitedLog`'s).
+    public func kind(summary: ((_ held: Int, _ latest: LogLine) -> LogLine)? = nil) -> LimitedLog {
+        let k = LimitedLog(log: log, loop: loop, summary: summary)
+        kinds.append(k)
+        return k
+    }
+
+    /// The owner stops: every kind's held-back lines counted now.
+    public func close() {
+        for k in kinds { k.close() }
+    }
+}

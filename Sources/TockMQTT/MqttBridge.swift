@@ -45,6 +45,7 @@ public final class MqttBridge {
     private let droppedLog: LimitedLog
     private let retainedLog: LimitedLog
     private let refusedLog: LimitedLog
+    private let kinds: LimitedLogs
     /// Requests waiting to be carried out, one per turn of the loop, so a
     /// flood never holds the loop for more than one command at a time.
     private var inbox: [Inbound] = []
@@ -71,10 +72,8 @@ public final class MqttBridge {
         self.service = service
         self.log = log
         self.loop = loop
-        ignoredLog = LimitedLog(log: log, loop: loop)
-        droppedLog = LimitedLog(log: log, loop: loop)
-        retainedLog = LimitedLog(log: log, loop: loop)
-        refusedLog = LimitedLog(log: log, loop: loop)
+        kinds = LimitedLogs(log: log, loop: loop)
+        (ignoredLog, droppedLog, retainedLog, refusedLog) = (kinds.kind(), kinds.kind(), kinds.kind(), kinds.kind())
         group = config.groupTopic.map { MqttGroup(topic: $0, config: config, client: client, loop: loop, shell: shell, log: log) }
         serveTimer = loop.makeTimer { [weak self] in self?.serve() }
         pickerTimer = loop.makeTimer { [weak self] in
@@ -284,7 +283,7 @@ public final class MqttBridge {
                 }
             case .refused(let why):
                 return client.measure {
-                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(["ok": false, "error": why] as [String: Any]), retain: false)
+                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(ControlReply.refused(why).object), retain: false)
                     refused(command.description, why, on: timerCommandTopic)
                 }
             }
@@ -322,7 +321,7 @@ public final class MqttBridge {
     }
 
     public func close() {
-        for kind in [ignoredLog, droppedLog, retainedLog, refusedLog] { kind.close() }
+        kinds.close()
         serveTimer.cancel()
         flushTimer.cancel()
         pickerTimer.cancel()

@@ -17,10 +17,9 @@ import TockHardware
 /// doubling backoff (1 s to 60 s), and each change of the link's state is
 /// logged once.
 ///
-/// Memory stays bounded whatever the broker does: nothing is published
-/// while the link is down (everything is published afresh on connecting),
-/// at most `MqttOutbox.maxInFlight` QoS 1 messages await their acknowledgement, and
-/// beyond that a retained topic keeps only its latest value.
+/// Memory stays bounded: nothing is published while the link is down (all is
+/// sent afresh on connecting), at most `MqttOutbox.maxInFlight` QoS 1 messages
+/// await their acknowledgement, beyond that a retained topic keeps its latest.
 public final class MqttClient: MqttTransport {
 
     static let longestBackoff: Duration = .seconds(60)
@@ -47,8 +46,7 @@ public final class MqttClient: MqttTransport {
     /// A reconnect, a lookup to check or a keepalive: whichever is first.
     private var timer: LoopTimer!
     private let log: Logger
-    /// Publishes that fail follow the commands and changes that cause them:
-    /// at most one line a minute.
+    /// Failed publishes follow outside commands: one line a minute.
     private let publishFailedLog: LimitedLog
     private let mosq: OpaquePointer
     private var watched: CInt = -1

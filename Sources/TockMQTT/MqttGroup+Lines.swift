@@ -23,14 +23,14 @@ extension MqttGroup {
         /// A change the box cannot take.
         let cannotFollow: LimitedLog
 
+        private let kinds: LimitedLogs
+
         init(log: Logger, loop: any EventLoop) {
-            func kind() -> LimitedLog { LimitedLog(log: log, loop: loop) }
-            (sent, repaired, junk, tooFar) = (kind(), kind(), kind(), kind())
-            (older, skew, cannotFollow) = (kind(), kind(), kind())
+            kinds = LimitedLogs(log: log, loop: loop)
+            (sent, repaired, junk, tooFar) = (kinds.kind(), kinds.kind(), kinds.kind(), kinds.kind())
+            (older, skew, cannotFollow) = (kinds.kind(), kinds.kind(), kinds.kind())
         }
 
-        func close() {
-            for kind in [sent, repaired, junk, tooFar, older, skew, cannotFollow] { kind.close() }
-        }
+        func close() { kinds.close() }
     }
 }

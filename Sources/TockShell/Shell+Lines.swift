@@ -21,17 +21,14 @@ extension Shell {
         /// `timer EGG rang`.
         let rang: LimitedLog
 
+        private let kinds: LimitedLogs
+
         init(log: Logger, loop: any EventLoop) {
-            state = LimitedLog(log: log, loop: loop)
-            timers = LimitedLog(log: log, loop: loop)
-            round = LimitedLog(log: log, loop: loop)
-            alarm = LimitedLog(log: log, loop: loop)
-            rang = LimitedLog(log: log, loop: loop)
+            kinds = LimitedLogs(log: log, loop: loop)
+            (state, timers, round, alarm, rang) = (kinds.kind(), kinds.kind(), kinds.kind(), kinds.kind(), kinds.kind())
         }
 
         /// Held-back counts written now (the shell shuts down).
-        func close() {
-            for kind in [state, timers, round, alarm, rang] { kind.close() }
-        }
+        func close() { kinds.close() }
     }
 }
