@@ -7,6 +7,28 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+## The caches (Debian roots, the cross toolchain, kernels, Home Assistant,
+## the image's base, the venvs; each keyed by what it is made from) live
+## outside the clone, so that a second clone on this machine starts warm:
+## .cache is a link to TOCK_CACHE, made (or pointed there again) whenever
+## make reads this file; CACHE is the directory itself, which the venvs'
+## scripts name. A .cache directory already in a clone is kept as it is.
+## Two runs at once need two TOCK_CACHE (their results and work
+## directories are in it too).
+TOCK_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/tock
+CACHE := $(shell if [ -L .cache ] || [ ! -e .cache ]; then mkdir -p "$(TOCK_CACHE)" && ln -sfn "$(TOCK_CACHE)" .cache; fi; realpath -m .cache)
+
+## $(call venv,DIR,MODULES,PIP ARGUMENTS): a venv of Debian's python3 at DIR
+## in which MODULES import and whose scripts name DIR, made again from
+## scratch when not (its python gone, a version changed, a venv copied from
+## elsewhere).
+define venv
+@{ $(1)/bin/python -c 'import $(2)' && head -1 $(1)/bin/pip | grep -qx '#!$(1)/bin/python[0-9.]*'; } 2>/dev/null \
+	|| { rm -rf $(1) && /usr/bin/python3 -m venv $(1) && $(1)/bin/python -m pip install -q $(3); }
+endef
+, := ,
+
+
 .PHONY: demo demo-sim test check deps build release clean fuzz
 
 ## The appliance on its default: on a board with a GPIO character device, the
@@ -33,14 +55,17 @@ demo-sim: build
 
 ## Every test: unit and scenario tests (virtual time), the kernel
 ## interfaces, the service process, the simulator in a real terminal, the
-## MQTT link and Home Assistant (ha-test: 10 to 13 minutes the first time,
-## 6.5 after), the deployment files and package, the real-kernel GPIO tests under QEMU, and
-## the package installed and booted under systemd in QEMU; then the same two
-## QEMU tests with the arm64 package on an arm64 guest (docs/arm64.md), and
-## the Raspberry Pi image booted, cut and upgraded under QEMU (image-smoke).
-## The Debian 13 arm64 root those last stages share is made beside the
-## earlier ones (image-base-background).
+## MQTT link and Home Assistant, the deployment files and both packages,
+## the real-kernel GPIO tests under QEMU (amd64 and arm64), the amd64
+## package booted under systemd in QEMU, and the Raspberry Pi image booted,
+## cut and upgraded under QEMU (image-smoke). The packages are built once
+## (packages), then three lanes of stages run side by side (.ci/lanes):
+## each boot is paid once (docs/testing.md, "Which boot proves what"). The
+## Debian 13 arm64 root of the image is made beside the first stages
+## (image-base-background). Every stage prints its time, and the run ends
+## with the table (docs/testing.md, "Budget").
 STAGE := bash .ci/stage
+LANE_FLAGS := PACKAGES_BUILT=1 VM_TEST_V2=0 HA_WINDOW=15
 test: deps
 	@$(STAGE) --reset
 	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
@@ -48,19 +73,27 @@ test: deps
 	$(MAKE) --no-print-directory image-base-background
 	$(STAGE) module-graph python3 Tests/docs/module-graph.py .
 	$(STAGE) sim-in-tmux bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
-	$(STAGE) mqtt-test $(MAKE) --no-print-directory mqtt-test
-	$(STAGE) ha-test $(MAKE) --no-print-directory ha-test
-	$(STAGE) web-test $(MAKE) --no-print-directory web-test
 	$(STAGE) hardware-docs bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	$(STAGE) bench-analysis bash -c 'cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis'
 	$(STAGE) bench-wire bash -c 'cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire'
-	$(STAGE) deploy-test $(MAKE) --no-print-directory deploy-test
-	$(STAGE) vm-test $(MAKE) --no-print-directory vm-test
-	$(STAGE) systemd-test $(MAKE) --no-print-directory systemd-test
-	$(STAGE) vm-test-arm64 $(MAKE) --no-print-directory vm-test-arm64
-	$(STAGE) systemd-test-arm64 $(MAKE) --no-print-directory systemd-test-arm64
-	$(STAGE) image-smoke $(MAKE) --no-print-directory image-smoke
+	$(STAGE) packages $(MAKE) --no-print-directory deb deb-arm64
+	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
+		"arm: image-smoke vm-test-arm64" \
+		"home: ha-test deploy-test systemd-test" \
+		"link: mqtt-test web-test vm-test" \
+		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
+
+## With PACKAGES_BUILT=1 (make test's lanes, after its packages stage) the
+## stages that test a package take the one already in .build/deb instead
+## of building it again.
+ifeq ($(PACKAGES_BUILT),1)
+DEB_PREREQ :=
+DEB_ARM64_PREREQ :=
+else
+DEB_PREREQ := deb
+DEB_ARM64_PREREQ := deb-arm64
+endif
 
 build: deps
 	$(SWIFT) build --product tock
@@ -102,7 +135,7 @@ HA_TEST_PACKAGES := mosquitto python3-aiohttp mmdebstrap debian-archive-keyring
 ha-test:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(HA_TEST_PACKAGES)"
 	$(SWIFT) build --product tock
-	root=$$($(SUDO) bash Tests/ha/root.sh $(CURDIR)/.cache $(HA_VERSION)) && \
+	root=$$($(SUDO) bash Tests/ha/root.sh $(CACHE) $(HA_VERSION)) && \
 	PYTHONDONTWRITEBYTECODE=1 $(SUDO) /usr/bin/python3 Tests/ha/ha_test.py --tock .build/debug/tock \
 		--ha-python "bash $(CURDIR)/Tests/ha/in-root.sh $$root /venv/bin/python" $(if $(HA_WINDOW),--window $(HA_WINDOW),)
 ## The web page (tock-web, docs/web.md) against a mock box on loopback: the
@@ -115,9 +148,8 @@ web-venv:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) chromium python3-venv"
 	$(SWIFT) build --product tock
 	$(SWIFT) build --product tock-web
-	@[ -x $(WEB_VENV)/bin/python ] || python3 -m venv $(WEB_VENV)
-	@$(WEB_VENV)/bin/python -c 'import playwright, schemathesis' 2>/dev/null || $(WEB_VENV)/bin/python -m pip install -q -r Tests/web/requirements.txt
-WEB_VENV := $(CURDIR)/.cache/web-venv-playwright1.65.2-schemathesis4.32.5
+	$(call venv,$(WEB_VENV),playwright$(,) schemathesis,-r Tests/web/requirements.txt)
+WEB_VENV := $(CACHE)/web-venv-playwright1.65.2-schemathesis4.32.5
 WEB_EXAMPLES ?= 25
 web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
@@ -162,13 +194,21 @@ release: deps
 .PHONY: vm-test
 # Runs tock built against libgpiod v1 (the system's, as on Debian 12 and
 # Raspberry Pi OS bookworm) and v2 (Debian 13's 2.2.1, fetched by prepare.sh).
-GPIOD2 := $(CURDIR)/.cache/vm/gpiod2
+GPIOD2 := $(CACHE)/vm/gpiod2
+# VM_TEST_V2=0 leaves out the libgpiod v2 build for this machine and its runs
+# (make test: vm-test-arm64 runs the v2 backend, as shipped, on Debian 13's
+# kernel; docs/testing.md, "Which boot proves what").
+VM_TEST_V2 ?= 1
 vm-test: deps
 	bash Tests/vm/prepare.sh
 	$(DEPLOY_BUILD)
+ifeq ($(VM_TEST_V2),1)
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-vm-v2 --product tock $(RELEASE_LINK) \
 		-Xcc -I$(GPIOD2)/include -Xlinker -L$(GPIOD2)/lib
 	bash Tests/vm/vm-test.sh --tock v1=.build-release/release/tock --tock v2=.build-vm-v2/release/tock $(if $(TOCK),--tock $(TOCK),)
+else
+	bash Tests/vm/vm-test.sh --probes v1 --tock v1=.build-release/release/tock $(if $(TOCK),--tock $(TOCK),)
+endif
 
 ## System packages the build and tests use (only what is missing).
 deps:
@@ -207,15 +247,14 @@ clean:
 ## written under .build/bench-quick instead of Benchmarks/). Real-time
 ## scheduling from deploy/tock.service needs root, as systemd has.
 .PHONY: bench
-BENCH_VENV := $(CURDIR)/.cache/bench-venv
+BENCH_VENV := $(CACHE)/bench-venv
 BENCH_OUT := $(if $(QUICK),$(CURDIR)/.build/bench-quick,$(CURDIR)/Benchmarks)
 bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng rt-tests valgrind python3-venv"
 	$(DEPLOY_BUILD)
 	$(SWIFT) build -c release --package-path Benchmarks/peers/SwiftTimer --scratch-path .build-bench-peer
 	$(FLOOR_BUILD)
-	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	$(call venv,$(BENCH_VENV),gpiozero$(,) matplotlib,-r Benchmarks/requirements.txt)
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer --python $(BENCH_VENV)/bin/python \
 		--floor-static $(FLOOR)/floor-static --floor-dynamic $(FLOOR)/floor-dynamic \
@@ -283,8 +322,7 @@ bench-compare:
 	@[ -n "$(BEFORE)" ] || { echo "usage: make bench-compare BEFORE=path/to/old/tock [ROUNDS=3] [IDLE_SECONDS=120]"; exit 2; }
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind python3-venv"
 	$(DEPLOY_BUILD)
-	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	$(call venv,$(BENCH_VENV),gpiozero$(,) matplotlib,-r Benchmarks/requirements.txt)
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--compare $(abspath $(BEFORE)) --rounds $(ROUNDS) $(if $(IDLE_SECONDS),--idle-seconds $(IDLE_SECONDS),) \
 		--out $(CURDIR)/Benchmarks/compare
@@ -337,8 +375,7 @@ bench-startup:
 bench-scheduling:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) stress-ng python3-venv"
 	$(DEPLOY_BUILD)
-	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -c 'import gpiozero, matplotlib' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q -r Benchmarks/requirements.txt
+	$(call venv,$(BENCH_VENV),gpiozero$(,) matplotlib,-r Benchmarks/requirements.txt)
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--swift-timer none --python $(BENCH_VENV)/bin/python --out $(CURDIR)/Benchmarks/scheduling \
 		--programs tock,tock-nice,tock-untuned --conditions load --repeat 4
@@ -403,7 +440,7 @@ deb-arm64:
 
 ## lintian on the arm64 package, then the GPIO tests of vm-test on an arm64
 ## guest (Debian 13's kernel, gpio-sim built for it) with its binary.
-vm-test-arm64: deb-arm64
+vm-test-arm64: $(DEB_ARM64_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils zstd lintian"
 	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1)
 	$(SUDO) VM_ARCH=arm64 bash Tests/vm/vm-test.sh --tock arm64=$(ARM64_DEB_BIN)
@@ -412,7 +449,7 @@ vm-test-arm64: deb-arm64
 ## systemd, then the two boots of systemd-test (Tests/vm-systemd/). Its root
 ## is the Raspberry Pi image's base root (deploy/image/base.sh, mmdebstrap
 ## with qemu-user), shared with make image.
-systemd-test-arm64: deb-arm64
+systemd-test-arm64: $(DEB_ARM64_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="qemu-system-arm cpio xz-utils e2fsprogs dpkg-dev mmdebstrap qemu-user-static binfmt-support arch-test"
 	$(SUDO) VM_ARCH=arm64 bash Tests/vm-systemd/systemd-test.sh
 
@@ -453,8 +490,8 @@ image-test: image
 ## refused first); every file system clean after each cut and the final
 ## power-off. The image trusts a key made for the run (the project's secret
 ## key is not on a CI machine): its only difference from make image's.
-SMOKE_KEY := $(CURDIR)/.cache/image/smoke-key
-image-smoke: deb-arm64
+SMOKE_KEY := $(CACHE)/image/smoke-key
+image-smoke: $(DEB_ARM64_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES) qemu-system-arm openssh-client gnupg"
 	$(SUDO) bash Tests/image/throwaway-key.sh $(SMOKE_KEY) "Tock archive stand-in for make image-smoke"
 	$(SUDO) IMAGE_COMPRESS=0 IMAGE_REPO_KEYRING=$(SMOKE_KEY)/key.pgp bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
@@ -493,7 +530,7 @@ install: deps
 	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
 
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
-deploy-test: deb
+deploy-test: $(DEB_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian"
 	bash Tests/deploy/deploy-test.sh
 	bash Tests/deploy/clock-from-data-test.sh
@@ -501,19 +538,18 @@ deploy-test: deb
 
 ## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).
 .PHONY: systemd-test
-systemd-test: deb
+systemd-test: $(DEB_PREREQ)
 	$(SUDO) bash Tests/vm-systemd/systemd-test.sh
 
 ## Hardware build guide (Hardware/): regenerate the wiring diagrams (schemdraw,
 ## in a private venv under .cache/) and the display pictures (tock render --svg).
 .PHONY: hardware-docs hardware-test
 HW_SCRATCH ?= .build
-HW_VENV := $(CURDIR)/.cache/hardware-venv
+HW_VENV := $(CACHE)/hardware-venv
 HW_DIAGRAMS := buttons-leds buzzer-active buzzer-passive light-bh1750 rtc-ds3231
 HW_DISPLAYS := tm1637 ht16k33 max7219
 hardware-docs: deps
-	@[ -x $(HW_VENV)/bin/python ] || python3 -m venv $(HW_VENV)
-	@$(HW_VENV)/bin/python -c 'import schemdraw' 2>/dev/null || $(HW_VENV)/bin/pip install -q 'schemdraw==0.23'
+	$(call venv,$(HW_VENV),schemdraw,'schemdraw==0.23')
 	cd Hardware/diagrams && export PYTHONDONTWRITEBYTECODE=1 && for d in $(HW_DIAGRAMS); do $(HW_VENV)/bin/python $$d.py $$d.svg || exit 1; done
 	cd Hardware/diagrams && export PYTHONDONTWRITEBYTECODE=1 && for k in $(HW_DISPLAYS); do $(HW_VENV)/bin/python displays.py $$k display-$$k.svg || exit 1; done
 	$(SWIFT) build --scratch-path $(HW_SCRATCH) --product tock

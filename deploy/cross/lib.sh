@@ -26,7 +26,9 @@ SYSROOT_PACKAGES="libc6-dev,libgcc-14-dev,libstdc++-14-dev,libgpiod-dev,libmosqu
 # ---------------------------------------------------------------- layout
 cross_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=${repo:-$(cd "$cross_lib_dir/../.." && pwd)}
-CROSS_CACHE=${CROSS_CACHE:-$repo/.cache/arm64}
+# Resolved: .cache may be a link to a cache outside the clone (TOCK_CACHE).
+CACHE_ROOT=$(realpath -m "$repo/.cache")
+CROSS_CACHE=$(realpath -m "${CROSS_CACHE:-$repo/.cache/arm64}")
 SID_ROOT=$CROSS_CACHE/sid-root-$SWIFTLANG_VERSION
 SYSROOT=$CROSS_CACHE/sysroot-$TARGET_SUITE-$TARGET_ARCH
 SDK_DIR=$CROSS_CACHE/sdk-$SWIFTLANG_VERSION
@@ -86,31 +88,34 @@ xapt_require() {
 
 # ---------------------------------------------------------------- the build root
 # in_root COMMAND...: run COMMAND in the sid build root, with the repository
-# at /src, the cross cache at /cache and the Swift package mirror at
+# at /src, the cross cache at /cache, the rest of the caches at /caches
+# (the other VM tests' work) and the Swift package mirror at
 # /opt/swift-packages (when this machine has one), in a private mount
 # namespace (the mounts vanish with it).
 in_root() {
   [ -e "$SID_ROOT/.done" ] || { echo "cross: the build root is not prepared (deploy/cross/prepare.sh)" >&2; return 1; }
   unshare -m --propagation private bash -c '
     set -e
-    r=$1 src=$2 cache=$3; shift 3
+    r=$1 src=$2 cache=$3 caches=$4; shift 4
     mount --rbind /dev "$r/dev"
     mount -t proc proc "$r/proc"
     mount -t tmpfs tmpfs "$r/tmp"
-    mkdir -p "$r/src" "$r/cache" "$r/opt/swift-packages"
+    mkdir -p "$r/src" "$r/cache" "$r/caches" "$r/opt/swift-packages"
     mount --bind "$src" "$r/src"
     mount --bind "$cache" "$r/cache"
+    [ -d "$caches" ] && mount --bind "$caches" "$r/caches"
     [ -d /opt/swift-packages ] && mount --bind /opt/swift-packages "$r/opt/swift-packages"
     exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin "$@"
-  ' in_root "$SID_ROOT" "$repo" "$CROSS_CACHE" "$@"
+  ' in_root "$SID_ROOT" "$repo" "$CROSS_CACHE" "$CACHE_ROOT" "$@"
 }
 
 # root_path HOSTPATH: the same path as the build root sees it (only paths
-# under the repository or the cross cache are mounted there).
+# under the repository or the caches are mounted there).
 root_path() {
   local p; p=$(realpath -m "$1")
   case $p in
     "$CROSS_CACHE"|"$CROSS_CACHE"/*) echo "/cache${p#"$CROSS_CACHE"}" ;;
+    "$CACHE_ROOT"|"$CACHE_ROOT"/*) echo "/caches${p#"$CACHE_ROOT"}" ;;
     "$repo"|"$repo"/*) echo "/src${p#"$repo"}" ;;
     *) return 1 ;;
   esac
