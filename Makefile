@@ -58,31 +58,40 @@ demo-sim: build
 ## MQTT link and Home Assistant, the deployment files and both packages,
 ## the real-kernel GPIO tests under QEMU (amd64 and arm64), the amd64
 ## package booted under systemd in QEMU, and the Raspberry Pi image booted,
-## cut and upgraded under QEMU (image-smoke). The packages are built once
-## (packages), then three lanes of stages run side by side (.ci/lanes):
-## each boot is paid once (docs/testing.md, "Which boot proves what"). The
-## Debian 13 arm64 root of the image is made beside the first stages
-## (image-base-background). Every stage prints its time, and the run ends
-## with the table (docs/testing.md, "Budget").
+## cut and upgraded under QEMU (image-smoke). The build and the packages
+## come first, once; then three lanes of stages run side by side
+## (.ci/lanes), the image's (the longest) first in its own lane and the
+## other two at nice 5, each boot paid once (docs/testing.md, "Which boot
+## proves what"). The Debian 13 arm64 root of the image is made beside the
+## build (image-base-background). Every stage prints its time, and the run
+## ends with the table (docs/testing.md, "Budget").
 STAGE := bash .ci/stage
 LANE_FLAGS := PACKAGES_BUILT=1 VM_TEST_V2=0 HA_WINDOW=15
 test: deps
 	@$(STAGE) --reset
-	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	$(STAGE) swift-test $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory image-base-background
-	$(STAGE) module-graph python3 Tests/docs/module-graph.py .
-	$(STAGE) sim-in-tmux bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
-	$(STAGE) hardware-docs bash Tests/hardware/consistency.sh --tock .build/debug/tock
-	$(STAGE) bench-analysis bash -c 'cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis'
-	$(STAGE) bench-wire bash -c 'cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire'
-	$(STAGE) packages $(MAKE) --no-print-directory deb deb-arm64
+	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	$(STAGE) packages $(MAKE) --no-print-directory deb-arm64 deb
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
-		"arm: image-smoke vm-test-arm64" \
-		"home: ha-test deploy-test systemd-test" \
-		"link: mqtt-test web-test vm-test" \
+		"arm: image-smoke" \
+		"home/5: swift-test checks ha-test deploy-test systemd-test" \
+		"link/5: mqtt-test web-test vm-test vm-test-arm64" \
 		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
+
+## make test's Swift tests and quick checks (after its build): the Swift
+## tests, the module graph and imports, the simulator in a real terminal,
+## the hardware guide against the code, the benchmark's analysis and the
+## TM1637 wire decoder on synthetic traces.
+.PHONY: swift-test checks
+swift-test:
+	$(SWIFT) test --skip-build
+checks:
+	python3 Tests/docs/module-graph.py .
+	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
+	bash Tests/hardware/consistency.sh --tock .build/debug/tock
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
+	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
 
 ## With PACKAGES_BUILT=1 (make test's lanes, after its packages stage) the
 ## stages that test a package take the one already in .build/deb instead
