@@ -23,8 +23,8 @@ struct SetupFields {
         while let f = line.first, Self.space.contains(f) { line.removeFirst() }
         while let l = line.last, Self.space.contains(l) { line.removeLast() }
         if line.isEmpty || line.first == UInt8(ascii: "#") { return }
-        func problem(_ message: String, _ fix: String) {
-            r.add(SetupProblem(file: file, line: number, code: .er01, message: message, fix: fix))
+        func problem(_ message: @autoclosure () -> String, _ fix: @autoclosure () -> String) {
+            r.add(SetupProblem(file: file, line: number, code: .er01, message: message(), fix: fix()))
         }
         if line.contains(0) {
             return problem("the line holds a NUL byte: \(VisibleText.quoted(line))", "save the file as plain UTF-8 text (the line's setting written again)")
@@ -46,8 +46,8 @@ struct SetupFields {
 
     /// One setting, by its tock-setup.txt name.
     mutating func set(_ key: String, _ v: ArraySlice<UInt8>, _ at: SetupSource, into r: inout SetupReading) {
-        func problem(_ code: SetupCode, _ message: String, _ fix: String) {
-            r.add(SetupProblem(file: file, line: at.line, code: code, message: message, fix: fix))
+        func problem(_ code: SetupCode, _ message: @autoclosure () -> String, _ fix: @autoclosure () -> String) {
+            r.add(SetupProblem(file: file, line: at.line, code: code, message: message(), fix: fix()))
         }
         guard SetupFile.keys.contains(key) else {
             return problem(.er01, "unknown setting \(VisibleText.quoted(key.utf8))", "the settings are \(SetupFile.keys.joined(separator: ", "))")

@@ -31,9 +31,10 @@ public struct SetupReading: Sendable {
     /// The code the display shows: the first mistake's.
     public var code: SetupCode? { problems.first?.code }
 
-    mutating func add(_ p: SetupProblem) {
+    /// A mistake; past the listed ones only counted, its text never made.
+    mutating func add(_ p: @autoclosure () -> SetupProblem) {
         problemCount += 1
-        if problems.count < limit { problems.append(p) }
+        if problems.count < limit { problems.append(p()) }
     }
 
     /// The mistakes as the log lists them, with the count of those left out.
