@@ -26,7 +26,7 @@ public struct PreseedFile {
         var r = SetupReading(limit: limits.problems)
         var fields = SetupFields(file: name, zone: zone)
         guard bytes.count <= limits.bytes else {
-            r.add(SetupProblem(file: name, line: nil, code: .er01, message: "the file is \(bytes.count) bytes; it is read up to \(limits.bytes) bytes",
+            r.add(SetupProblem(file: name, line: nil, code: .er01, message: "the file is more than \(limits.bytes) bytes; it is read up to that",
                                fix: "write the settings again with Raspberry Pi Imager, or delete the file"))
             return r
         }

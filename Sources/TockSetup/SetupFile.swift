@@ -22,7 +22,7 @@ public struct SetupFile {
         var r = SetupReading(limit: limits.problems)
         var fields = SetupFields(file: name, zone: zone)
         if bytes.count > limits.bytes {
-            r.add(SetupProblem(file: name, line: nil, code: .er01, message: "the file is \(bytes.count) bytes; a setup file is read up to \(limits.bytes) bytes",
+            r.add(SetupProblem(file: name, line: nil, code: .er01, message: "the file is more than \(limits.bytes) bytes; a setup file is read up to that",
                                fix: "keep only the settings in it (a setup with a few SSH keys is a few KiB)"))
             return r
         }

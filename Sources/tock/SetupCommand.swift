@@ -85,8 +85,12 @@ struct LinuxSetupSystem: SetupSystem {
         return (r.status == 0, r.output)
     }
 
+    /// sethostname(2); a HostName is at most 63 bytes, within HOST_NAME_MAX.
     func setHostname(_ name: HostName) {
-        _ = FileManager.default.createFile(atPath: "/proc/sys/kernel/hostname", contents: Data("\(name)\n".utf8))
+        let bytes = Array(name.description.utf8)
+        if sethostname(bytes.map { CChar(bitPattern: $0) }, bytes.count) != 0 {
+            FileHandle.standardError.write(Data("tock-setup: sethostname: errno \(errno)\n".utf8))
+        }
     }
 
     /// Made under another name and moved into place, the public half
