@@ -3,7 +3,7 @@ import PackageDescription
 
 // The module graph points inward (docs/architecture.md draws it; a test
 // keeps the two equal):
-//   tock -> TockService, TockSimulator -> TockHost
+//   tock -> TockService, TockSimulator -> TockHost; tock -> TockSetup -> TockConfig
 //   tock-web -> TockWeb -> TockControl (a client of the socket, another process)
 //   TockHost -> TockMQTT, TockDevices -> TockShell, TockControl
 //   TockShell, TockControl -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
