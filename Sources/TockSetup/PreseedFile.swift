@@ -47,6 +47,11 @@ public struct PreseedFile {
                 continue
             }
             switch e.value {
+            case .string(let s) where key == "ssh_key":
+                // One string may hold several keys, a line each.
+                for k in s.split(separator: 0x0A) where !k.allSatisfy({ $0 == 0x0D || $0 == 0x20 }) {
+                    fields.set(key, k.last == 0x0D ? k.dropLast() : k, at, into: &r)
+                }
             case .string(let s): fields.set(key, s[...], at, into: &r)
             case .bool(let v) where key == "wifi_hidden": fields.set(key, Array((v ? "yes" : "no").utf8)[...], at, into: &r)
             case .array(let items) where key == "ssh_key":

@@ -14,9 +14,11 @@ public struct SSHKey: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { comment.isEmpty ? "\(type) \(base64)" : "\(type) \(base64) \(comment)" }
 
-    public enum Invalid: Error, Equatable { case type(String), base64, blob }
+    public enum Invalid: Error, Equatable { case type(String), base64, blob, control }
 
     public static func parse(_ bytes: some Collection<UInt8>) -> Result<SSHKey, Invalid> {
+        // A control character (a line break above all) would make another line of authorized_keys.
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return .failure(.control) }
         let fields = Array(bytes).split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
         let type = String(decoding: fields.first ?? [], as: UTF8.self)
         guard types.contains(type) else { return .failure(.type(type)) }

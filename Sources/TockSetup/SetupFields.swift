@@ -110,6 +110,7 @@ struct SetupFields {
                 case .type(let t): "\(VisibleText.quoted(t.utf8, limit: 40)) is not an SSH key type (\(SSHKey.types.joined(separator: ", ")))"
                 case .base64: "the key after the type is not whole base64 (cut short, or a line break in it?)"
                 case .blob: "the key's base64 does not hold a key of the type written before it"
+                case .control: "it holds a line break or another control character: \(q)"
                 }
                 problem(.sshKey, "ssh_key is not an SSH public key: \(why)",
                         "paste the one line of your ~/.ssh/id_ed25519.pub (it starts with ssh-ed25519), e.g. ssh_key = ssh-ed25519 AAAA... you@laptop")

@@ -49,6 +49,12 @@ struct PreseedFileTests {
         #expect(conf.contains("  scan_ssid=1\n"))
     }
 
+    @Test func severalKeysInOneString() {
+        let r = read("[ssh]\nauthorized_keys = \"\(ValueTests.key)\\n\(ValueTests.key.replacingOccurrences(of: "you@laptop", with: "other"))\\n\"\n")
+        #expect(r.problems == [])
+        #expect(r.settings.sshKeys.map(\.value.comment) == ["you@laptop", "other"])
+    }
+
     @Test func aPMKAsImagerSavesIt() {
         let pmk = String(repeating: "ab", count: 32)
         let r = read("[wlan]\nssid = \"Home\"\npassword = \"\(pmk)\"\npassword_encrypted = true\ncountry = \"GB\"\n")

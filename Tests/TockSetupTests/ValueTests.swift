@@ -51,6 +51,7 @@ struct ValueTests {
         #expect(SSHKey.parse(b("ssh-ed25519 AA==AAAA")) == .failure(.base64))
         #expect(SSHKey.parse(b(Self.key.replacingOccurrences(of: "ssh-ed25519", with: "ssh-rsa"))) == .failure(.blob))
         #expect(SSHKey.parse(b("ssh-ed25519")) == .failure(.base64))
+        #expect(SSHKey.parse(b(Self.key + "\nssh-ed25519 AAAA injected")) == .failure(.control))
     }
 
     @Test func wifiKeys() {
