@@ -4,6 +4,11 @@
 /// booleans, integers and arrays of those over several lines; `#`
 /// comments. Anything else is a mistake with its line, not a guess. One
 /// pass over the bytes.
+///
+/// Not a full TOML library: LebJe/TOMLKit 0.6.0 (toml++, 18,153 lines of
+/// C++ headers) added 536 KiB to a stripped x86_64 release executable,
+/// libstdc++ to its libraries and 25 s of CPU to its release build, for
+/// a file of four tables that Imager writes.
 struct PreseedReader {
     enum Value: Equatable {
         case string([UInt8])
