@@ -7,7 +7,7 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo demo-sim test check deps build release clean fuzz
+.PHONY: demo demo-sim test check deps build release clean fuzz fuzz-setup
 
 ## The appliance on its default: on a board with a GPIO character device, the
 ## real backend with the default wiring (deploy/config.yaml) in the
@@ -198,6 +198,16 @@ fuzz-state:
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockStateFuzz \
 		Tests/fuzz/StateFuzz.swift $(STATE_FUZZ_SOURCES) -o .build/fuzz/state
 	.build/fuzz/state .build/fuzz/state-corpus Tests/fuzz/state-corpus -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=.build/fuzz/state-
+
+## Fuzz the boot partition's setup files (tock-setup.txt, rpi-preseed.toml):
+## TockSetup's readers and the network files they write, without I/O.
+SETUP_FUZZ_SOURCES := $(filter-out Sources/TockSetup/SetupApply.swift Sources/TockSetup/SetupPaths.swift,$(wildcard Sources/TockSetup/*.swift))
+.PHONY: fuzz-setup
+fuzz-setup:
+	mkdir -p .build/fuzz/setup-corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockSetupFuzz \
+		Tests/fuzz/SetupFuzz.swift $(SETUP_FUZZ_SOURCES) -o .build/fuzz/setup
+	.build/fuzz/setup .build/fuzz/setup-corpus Tests/fuzz/setup-corpus -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=.build/fuzz/setup-
 
 clean:
 	rm -rf .build
