@@ -25,7 +25,10 @@ public struct SetupApply {
         self.now = now
     }
 
+    /// Nil when the zone database has `name` and its file is a zone (TZif,
+    /// as tock reads it); else why not, in a few words.
     public func zoneCheck(_ name: String) -> String? {
+        guard FileManager.default.fileExists(atPath: "\(paths.zoneinfo)/\(name)") else { return "no such name in \(paths.zoneinfo)" }
         do { _ = try ZoneFile.named(name, environment: ["TZDIR": paths.zoneinfo]); return nil } catch { return error.description }
     }
 

@@ -78,6 +78,14 @@ struct SetupApplyTests {
         #expect(report.hasSuffix("in use: hostname=tock-test timezone=Europe/Berlin wifi=none address=dhcp ssh_keys=0"))
     }
 
+    /// The zone database itself: a name it has, one it lacks, a file in it that is no zone.
+    @Test func zonesByTheDatabase() {
+        let a = SetupApply(paths: paths, system: system, now: { 0 })
+        #expect(a.zoneCheck("Europe/Berlin") == nil)
+        #expect(a.zoneCheck("Europe/Nowhere") == "no such name in /usr/share/zoneinfo")
+        #expect(a.zoneCheck("zone.tab") != nil)
+    }
+
     @Test func aStaticAddressAndPreseed() {
         let (report, code) = apply("address = 192.168.1.50/24\ngateway = 192.168.1.1\n", preseed: PreseedFileTests.imager)
         #expect(code == nil)
