@@ -21,7 +21,7 @@ final class FakeSystem: SetupSystem {
     }
 }
 
-struct SetupApplyTests {
+final class SetupApplyTests {
     let root: String
     let paths: SetupPaths
     let system = FakeSystem()
@@ -35,6 +35,8 @@ struct SetupApplyTests {
             try NetworkFilesTests.wired.write(toFile: "\(paths.imageNetwork)/\(f)", atomically: false, encoding: .utf8)
         }
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     func apply(_ setup: String?, preseed: String? = nil) -> (report: String, code: SetupCode?) {
         for (text, path) in [(setup, paths.setupFile), (preseed, paths.preseedFile)] {
