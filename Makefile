@@ -7,7 +7,7 @@ SWIFT ?= swift
 APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo demo-sim test check deps build release clean fuzz fuzz-setup
+.PHONY: demo demo-sim test check deps build release clean fuzz
 
 ## The appliance on its default: on a board with a GPIO character device, the
 ## real backend with the default wiring (deploy/config.yaml) in the
