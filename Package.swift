@@ -53,7 +53,10 @@ let package = Package(
         ]),
         // The boot partition's setup (tock-setup.txt, Raspberry Pi Imager's
         // rpi-preseed.toml) read as typed values and applied: `tock setup`.
-        .target(name: "TockSetup", dependencies: ["TockCore", "TockConfig"]),
+        // libcrypto's PBKDF2 for a Wi-Fi passphrase, opened with dlopen by
+        // `tock setup` alone.
+        .target(name: "CLibcrypto"),
+        .target(name: "TockSetup", dependencies: ["TockCore", "TockConfig", "CLibcrypto"]),
         // The imperative shell around the core: feeds it inputs, carries its
         // commands out to the display, buzzer, LEDs and trace, remembers its
         // state in the state file.

@@ -6,14 +6,14 @@ public enum NetworkFiles {
     /// (an unquoted `psk=`): no byte the person typed can be read as a
     /// quote, an escape or the end of the line, and a 63-byte passphrase
     /// full of quotes is still 64 hex digits.
-    public static func wpaSupplicant(_ wifi: WifiNetwork?) -> String {
+    public static func wpaSupplicant(_ wifi: WifiNetwork?) throws(PBKDF2.Unavailable) -> String {
         var lines = ["ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev"]
         if let c = wifi?.country { lines.append("country=\(c)") }
         if let w = wifi {
             lines.append("network={")
             lines.append("  ssid=\(WifiNetwork.hex(w.ssid))")
             if w.hidden { lines.append("  scan_ssid=1") }
-            if let pmk = w.pmk { lines.append("  psk=\(WifiNetwork.hex(pmk))") } else { lines.append("  key_mgmt=NONE") }
+            if let pmk = try w.pmk() { lines.append("  psk=\(WifiNetwork.hex(pmk))") } else { lines.append("  key_mgmt=NONE") }
             lines.append("}")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -96,7 +96,10 @@ public struct SetupApply {
             }
         }
         link(fm.fileExists(atPath: "\(paths.keep)/config.yaml") ? "\(paths.keep)/config.yaml" : "/etc/tock/config.yaml", at: "\(paths.run)/config.yaml")
-        applySettings(s)
+        if let problem = applySettings(s) {
+            report += ["ERROR \(SetupCode.wifi.rawValue) Wi-Fi: no key made from the passphrase: \(problem.reason)", "    fix: \(problem.fix)"]
+            code = code ?? .wifi
+        }
         report.append("in use: \(s.summary)")
         if let code { write(Data((code.rawValue + "\n").utf8), to: paths.errorCode, mode: 0o644) } else { try? fm.removeItem(atPath: paths.errorCode) }
         var text = report.joined(separator: "\n")
@@ -109,12 +112,19 @@ public struct SetupApply {
         return (text, code)
     }
 
-    func applySettings(_ s: SetupSettings) {
+    /// Applies the settings; what could not be (the Wi-Fi key, when
+    /// libcrypto is missing: wpa_supplicant's file is then left as it was).
+    func applySettings(_ s: SetupSettings) -> PBKDF2.Unavailable? {
+        var problem: PBKDF2.Unavailable?
         system.setHostname(s.hostname?.value ?? .tock)
         link("\(paths.zoneinfo)/\(s.timezone?.value ?? "UTC")", at: "\(paths.run)/localtime")
         write(Data(s.sshKeys.map { "\($0.value)\n" }.joined().utf8), to: "\(paths.keep)/authorized_keys", mode: 0o644)
         system.ensureHostKey(comment: "root@\(s.hostname?.value ?? .tock)")
-        write(Data(NetworkFiles.wpaSupplicant(s.wifi?.value).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
+        do {
+            write(Data(try NetworkFiles.wpaSupplicant(s.wifi?.value).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
+        } catch {
+            problem = error
+        }
         for f in SetupPaths.networkFiles {
             let out = "\(paths.runNetwork)/\(f)"
             if let base = FileManager.default.contents(atPath: "\(paths.imageNetwork)/\(f)"),
@@ -125,6 +135,7 @@ public struct SetupApply {
             }
         }
         write(Data((s.summary + "\n").utf8), to: "\(paths.run)/applied", mode: 0o644)
+        return problem
     }
 
     /// Written under another name and renamed into place: a power cut

@@ -47,11 +47,11 @@ public struct WifiNetwork: Equatable, Sendable {
     /// The PMK wpa_supplicant uses: as typed, or PBKDF2-HMAC-SHA1 of the
     /// passphrase salted with the SSID, 4,096 rounds, 32 bytes (IEEE
     /// 802.11-2020 J.4.1; wpa_passphrase prints the same).
-    public var pmk: [UInt8]? {
+    public func pmk() throws(PBKDF2.Unavailable) -> [UInt8]? {
         switch key {
         case .none: return nil
         case .pmk(let k): return k
-        case .passphrase(let p): return PBKDF2.sha1(password: p, salt: ssid, iterations: 4096, length: 32)
+        case .passphrase(let p): return try PBKDF2.sha1(password: p, salt: ssid, iterations: 4096, length: 32)
         }
     }
 

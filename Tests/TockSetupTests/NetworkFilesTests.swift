@@ -4,13 +4,13 @@ import Testing
 struct NetworkFilesTests {
     static let wired = "# comment\n[Match]\nType=ether\n[Network]\nDHCP=yes\nLinkLocalAddressing=yes\n[DHCPv4]\nClientIdentifier=mac\n"
 
-    @Test func wpaSupplicantWithoutWifi() {
-        #expect(NetworkFiles.wpaSupplicant(nil) == "ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev\n")
+    @Test func wpaSupplicantWithoutWifi() throws {
+        #expect(try NetworkFiles.wpaSupplicant(nil) == "ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev\n")
     }
 
-    @Test func anOpenNetwork() {
+    @Test func anOpenNetwork() throws {
         let w = WifiNetwork(ssid: [0x00, 0xFF, 0x22], key: nil, country: CountryCode(Array("US".utf8)))
-        #expect(NetworkFiles.wpaSupplicant(w) == """
+        #expect(try NetworkFiles.wpaSupplicant(w) == """
             ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev
             country=US
             network={

@@ -12,7 +12,7 @@ func check(_ r: SetupReading) {
         fatalError("report: \(r.problems.count) listed of \(r.problemCount), \(r.report.utf8.count) bytes")
     }
     guard r.problems.isEmpty else { return }
-    let wpa = NetworkFiles.wpaSupplicant(r.settings.wifi?.value)
+    guard let wpa = try? NetworkFiles.wpaSupplicant(r.settings.wifi?.value) else { fatalError("no key made: libcrypto") }
     if let block = wpa.split(separator: "network={").dropFirst().first, block.contains("\"") || block.contains("\\") {
         fatalError("a quote or backslash in the network block: \(wpa)")
     }
