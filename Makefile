@@ -248,6 +248,18 @@ fuzz-state:
 		Tests/fuzz/StateFuzz.swift $(STATE_FUZZ_SOURCES) -o .build/fuzz/state
 	.build/fuzz/state .build/fuzz/state-corpus Tests/fuzz/state-corpus -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=.build/fuzz/state-
 
+## Fuzz the boot partition's setup files (tock-setup.txt, rpi-preseed.toml):
+## TockSetup's readers and the network files they write, without I/O.
+SETUP_FUZZ_SOURCES := $(filter-out Sources/TockSetup/SetupApply.swift Sources/TockSetup/SetupPaths.swift,$(wildcard Sources/TockSetup/*.swift))
+.PHONY: fuzz-setup
+fuzz-setup:
+	mkdir -p .build/fuzz/setup-corpus .build/fuzz/clibcrypto
+	printf 'module CLibcrypto {\n  header "$(CURDIR)/Sources/CLibcrypto/include/CLibcrypto.h"\n  export *\n}\n' > .build/fuzz/clibcrypto/module.modulemap
+	clang -c -O -fsanitize=fuzzer-no-link,address Sources/CLibcrypto/loader.c -o .build/fuzz/clibcrypto/loader.o
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockSetupFuzz -I .build/fuzz/clibcrypto \
+		Tests/fuzz/SetupFuzz.swift $(SETUP_FUZZ_SOURCES) .build/fuzz/clibcrypto/loader.o -o .build/fuzz/setup
+	.build/fuzz/setup .build/fuzz/setup-corpus Tests/fuzz/setup-corpus -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=.build/fuzz/setup-
+
 clean:
 	rm -rf .build
 

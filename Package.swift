@@ -3,7 +3,7 @@ import PackageDescription
 
 // The module graph points inward (docs/architecture.md draws it; a test
 // keeps the two equal):
-//   tock -> TockService, TockSimulator -> TockHost
+//   tock -> TockService, TockSimulator -> TockHost; tock -> TockSetup -> TockConfig
 //   tock-web -> TockWeb -> TockControl (a client of the socket, another process)
 //   TockHost -> TockMQTT, TockDevices -> TockShell, TockControl
 //   TockShell, TockControl -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
@@ -51,6 +51,12 @@ let package = Package(
             "TockCore", "TockHardware", "TockLinux",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // The boot partition's setup (tock-setup.txt, Raspberry Pi Imager's
+        // rpi-preseed.toml) read as typed values and applied: `tock setup`.
+        // libcrypto's PBKDF2 for a Wi-Fi passphrase, opened with dlopen by
+        // `tock setup` alone.
+        .target(name: "CLibcrypto"),
+        .target(name: "TockSetup", dependencies: ["TockCore", "TockConfig", "CLibcrypto"]),
         // The imperative shell around the core: feeds it inputs, carries its
         // commands out to the display, buzzer, LEDs and trace, remembers its
         // state in the state file.
@@ -95,7 +101,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell",
+            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -138,6 +144,7 @@ let package = Package(
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockMock"]),
         .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux"]),
+        .testTarget(name: "TockSetupTests", dependencies: ["TockSetup", "TockCore"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]
 )

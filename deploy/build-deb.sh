@@ -141,7 +141,10 @@ case $shlibs in
   *libgpiod*) ;;
   *) echo "build-deb: the binary does not link libgpiod (Depends: '$shlibs'); is this the tock binary?" >&2; exit 1 ;;
 esac
-depends="$shlibs, adduser"
+# libcrypto is opened with dlopen by `tock setup` alone (a Wi-Fi
+# passphrase's key, Sources/CLibcrypto): named here, as dpkg-shlibdeps
+# cannot see it (libssl3t64 on Debian 13, libssl3 before).
+depends="$shlibs, adduser, libssl3t64 | libssl3"
 # libmosquitto is opened with dlopen only when mqtt: is configured
 # (docs/mqtt.md), so dpkg-shlibdeps cannot see it: recommended, as a box
 # without MQTT runs without it (and without the TLS libraries it brings).

@@ -87,7 +87,7 @@ say "the appliance's files"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/tock-setup" "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$root/usr/lib/tock-image/"
+install -m 0755 "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$root/usr/lib/tock-image/"
 for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
@@ -118,7 +118,7 @@ install -d "$root/var/lib/tock" "$root/var/lib/tock-web" "$root/var/lib/systemd/
 # State directories of systemd's own services that must exist on a
 # read-only root (StateDirectory= cannot make them there): logind's.
 install -d -m 0755 "$root/var/lib/systemd/linger"
-# What tock-setup makes at each boot in /run.
+# What `tock setup apply` makes at each boot in /run.
 ln -sfn /run/tock-image/localtime "$root/etc/localtime"
 echo Etc/UTC > "$root/etc/timezone"
 ln -sfn /run/tock-image/wpa_supplicant-wlan0.conf "$root/etc/wpa_supplicant/wpa_supplicant-wlan0.conf"

@@ -1,0 +1,157 @@
+import Foundation
+import Glibc
+import TockConfig
+import TockCore
+
+/// `tock setup apply`: the boot partition's files checked, what passes kept
+/// on /data, the settings in force (the last good ones where a file has a
+/// mistake) applied for this boot, the report written to the log and the
+/// first mistake's code left for the display. A mistake never takes away
+/// a way in: a file with one is not applied at all, so a broken address
+/// line leaves DHCP as it was.
+public struct SetupApply {
+    public var paths: SetupPaths
+    public var limits: SetupLimits
+    public var system: SetupSystem
+    public var now: () -> UInt64
+
+    /// The most of the log: a few screens, whatever the files hold.
+    public static let logLimit = 64 * 1024
+
+    public init(paths: SetupPaths = SetupPaths(), limits: SetupLimits = SetupLimits(), system: SetupSystem, now: @escaping () -> UInt64) {
+        self.paths = paths
+        self.limits = limits
+        self.system = system
+        self.now = now
+    }
+
+    /// Nil when the zone database has `name` and its file is a zone (TZif,
+    /// as tock reads it); else why not, in a few words.
+    public func zoneCheck(_ name: String) -> String? {
+        guard FileManager.default.fileExists(atPath: "\(paths.zoneinfo)/\(name)") else { return "no such name in \(paths.zoneinfo)" }
+        do { _ = try ZoneFile.named(name, environment: ["TZDIR": paths.zoneinfo]); return nil } catch { return error.description }
+    }
+
+    /// At most `limits.bytes + 1` bytes of a file, or nil when there is none.
+    public func readBounded(_ path: String) -> [UInt8]? {
+        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? h.close() }
+        return [UInt8]((try? h.read(upToCount: limits.bytes + 1)) ?? Data())
+    }
+
+    enum Kind { case setup, preseed }
+
+    func reading(_ kind: Kind, _ bytes: [UInt8], name: String) -> SetupReading {
+        switch kind {
+        case .setup: SetupFile(name: name, limits: limits, zone: zoneCheck, now: now).read(bytes)
+        case .preseed: PreseedFile(name: name, limits: limits, zone: zoneCheck).read(bytes)
+        }
+    }
+
+    /// One file: its settings if it passes (and a copy kept), else the kept
+    /// copy's; its lines of the report; its mistakes' first code.
+    func take(_ kind: Kind, path: String, keep: String, report: inout [String]) -> (SetupSettings, SetupCode?) {
+        let name = (path as NSString).lastPathComponent
+        guard let bytes = readBounded(path) else {
+            try? FileManager.default.removeItem(atPath: keep)
+            if kind == .setup { report.append("OK no \(path): defaults (hostname tock, Ethernet by DHCP, UTC, no SSH key)") }
+            return (SetupSettings(), nil)
+        }
+        let r = reading(kind, bytes, name: name)
+        guard let code = r.code else {
+            write(Data(bytes), to: keep, mode: 0o600)  // it may hold the Wi-Fi passphrase: root's only
+            report.append("OK \(path) applied")
+            report += r.notes.map { "note: \($0)" }
+            return (r.settings, nil)
+        }
+        report.append("ERROR \(code.rawValue) in \(path) (not applied; the box keeps its last good setup):")
+        report += r.notes.map { "note: \($0)" }
+        report.append(r.report)
+        let kept = readBounded(keep).map { reading(kind, $0, name: name) }
+        return (kept?.code == nil ? kept?.settings ?? SetupSettings() : SetupSettings(), code)
+    }
+
+    @discardableResult
+    public func run() -> (report: String, code: SetupCode?) {
+        let fm = FileManager.default
+        for d in [paths.run, paths.keep, paths.runNetwork] + paths.dataDirectories { try? fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        var report: [String] = []
+        let (setup, setupCode) = take(.setup, path: paths.setupFile, keep: "\(paths.keep)/tock-setup.txt", report: &report)
+        let (preseed, preseedCode) = take(.preseed, path: paths.preseedFile, keep: "\(paths.keep)/rpi-preseed.toml", report: &report)
+        let (s, overridden) = setup.over(preseed)
+        report += overridden.map { "note: \($0) (tock-setup.txt wins, setting by setting)" }
+        var code = setupCode ?? preseedCode
+        // tock's configuration, checked by tock itself.
+        if fm.fileExists(atPath: paths.config) {
+            let (passed, output) = system.checkConfig(paths.config)
+            if passed, let data = fm.contents(atPath: paths.config) {
+                write(data, to: "\(paths.keep)/config.yaml", mode: 0o644)  // the tock user reads it
+                report.append("OK \(paths.config) applied")
+            } else {
+                report.append("ERROR Er10 in \(paths.config) (not applied; tock runs with the last good one, else the defaults):")
+                let cut = LogText.escape(Array(output.utf8), limit: 8192, keepNewlines: true)
+                report += cut.split(separator: "\n").map { "    \($0)" }
+                report.append("    fix: correct the line named above (every key is explained in the file's comments)")
+                code = code ?? .config
+            }
+        }
+        link(fm.fileExists(atPath: "\(paths.keep)/config.yaml") ? "\(paths.keep)/config.yaml" : "/etc/tock/config.yaml", at: "\(paths.run)/config.yaml")
+        if let problem = applySettings(s) {
+            report += ["ERROR \(SetupCode.wifi.rawValue) Wi-Fi: no key made from the passphrase: \(problem.reason)", "    fix: \(problem.fix)"]
+            code = code ?? .wifi
+        }
+        report.append("in use: \(s.summary)")
+        if let code { write(Data((code.rawValue + "\n").utf8), to: paths.errorCode, mode: 0o644) } else { try? fm.removeItem(atPath: paths.errorCode) }
+        var text = report.joined(separator: "\n")
+        if text.utf8.count > Self.logLimit {
+            text = String(decoding: text.utf8.prefix(Self.logLimit - 100), as: UTF8.self) + "\n...(the log is cut at \(Self.logLimit) bytes)"
+        }
+        if (fm.contents(atPath: paths.log).map { String(decoding: $0, as: UTF8.self) }) != text + "\n" {
+            system.writeBootLog(text + "\n", to: paths.log)
+        }
+        return (text, code)
+    }
+
+    /// Applies the settings; what could not be (the Wi-Fi key, when
+    /// libcrypto is missing: wpa_supplicant's file is then left as it was).
+    func applySettings(_ s: SetupSettings) -> PBKDF2.Unavailable? {
+        var problem: PBKDF2.Unavailable?
+        system.setHostname(s.hostname?.value ?? .tock)
+        link("\(paths.zoneinfo)/\(s.timezone?.value ?? "UTC")", at: "\(paths.run)/localtime")
+        write(Data(s.sshKeys.map { "\($0.value)\n" }.joined().utf8), to: "\(paths.keep)/authorized_keys", mode: 0o644)
+        system.ensureHostKey(comment: "root@\(s.hostname?.value ?? .tock)")
+        do {
+            write(Data(try NetworkFiles.wpaSupplicant(s.wifi?.value).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
+        } catch {
+            problem = error
+        }
+        for f in SetupPaths.networkFiles {
+            let out = "\(paths.runNetwork)/\(f)"
+            if let base = FileManager.default.contents(atPath: "\(paths.imageNetwork)/\(f)"),
+               let text = NetworkFiles.staticNetwork(base: String(decoding: base, as: UTF8.self), s) {
+                write(Data(text.utf8), to: out, mode: 0o644)
+            } else {
+                try? FileManager.default.removeItem(atPath: out)
+            }
+        }
+        write(Data((s.summary + "\n").utf8), to: "\(paths.run)/applied", mode: 0o644)
+        return problem
+    }
+
+    /// Written under another name and renamed into place: a power cut
+    /// leaves the old file or the new, never half of one.
+    func write(_ data: Data, to path: String, mode: Int) {
+        let tmp = path + ".tmp"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: tmp)
+        guard fm.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: mode]) else { return }
+        _ = rename(tmp, path)
+    }
+
+    func link(_ target: String, at path: String) {
+        let tmp = path + ".tmp"
+        try? FileManager.default.removeItem(atPath: tmp)
+        guard symlink(target, tmp) == 0 else { return }
+        _ = rename(tmp, path)
+    }
+}

@@ -1,0 +1,44 @@
+/// Where the setup reads and writes: the image's paths, or a directory
+/// tree in a test.
+public struct SetupPaths: Sendable {
+    public var boot = "/boot/firmware"
+    public var keep = "/data/setup"
+    public var run = "/run/tock-image"
+    public var imageNetwork = "/etc/systemd/network"
+    public var runNetwork = "/run/systemd/network"
+    public var zoneinfo = "/usr/share/zoneinfo"
+    /// Directories the services need on /data, made at each boot.
+    public var dataDirectories = ["/data/state/tock", "/data/state/tock-web", "/data/state/timesync", "/data/ssh"]
+
+    public init() {}
+
+    /// Every path under `root` (a test's directory).
+    public init(root: String) {
+        boot = root + boot
+        keep = root + keep
+        run = root + run
+        imageNetwork = root + imageNetwork
+        runNetwork = root + runNetwork
+        zoneinfo = "/usr/share/zoneinfo"
+        dataDirectories = dataDirectories.map { root + $0 }
+    }
+
+    public var setupFile: String { "\(boot)/tock-setup.txt" }
+    public var preseedFile: String { "\(boot)/rpi-preseed.toml" }
+    public var config: String { "\(boot)/tock/config.yaml" }
+    public var log: String { "\(boot)/tock/setup-log.txt" }
+    public var errorCode: String { "\(run)/error-code" }
+    static let networkFiles = ["20-wired.network", "25-wireless.network"]
+}
+
+/// What the setup asks of the system beyond its own files.
+public protocol SetupSystem {
+    /// `tock config check FILE`: whether it passed, and what it printed.
+    func checkConfig(_ path: String) -> (passed: Bool, output: String)
+    /// Set the kernel's host name.
+    func setHostname(_ name: HostName)
+    /// Make the SSH host key unless a whole one is there.
+    func ensureHostKey(comment: String)
+    /// Write the log on the boot partition (mounted read-only but for this write).
+    func writeBootLog(_ text: String, to path: String)
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import TockSetup
+
+/// `tock setup apply` on a directory tree standing for the image.
+final class FakeSystem: SetupSystem {
+    var hostname: String?
+    var hostKeys = 0
+    var logWrites = 0
+    var configPasses = true
+
+    func checkConfig(_ path: String) -> (passed: Bool, output: String) {
+        configPasses ? (true, "OK") : (false, "config.yaml line 3: mode: \"timre\" is not a mode")
+    }
+    func setHostname(_ name: HostName) { hostname = name.description }
+    func ensureHostKey(comment: String) { hostKeys += 1 }
+    func writeBootLog(_ text: String, to path: String) {
+        logWrites += 1
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+}
+
+final class SetupApplyTests {
+    let root: String
+    let paths: SetupPaths
+    let system = FakeSystem()
+
+    init() throws {
+        root = NSTemporaryDirectory() + "tock-setup-\(UUID().uuidString)"
+        paths = SetupPaths(root: root)
+        try FileManager.default.createDirectory(atPath: paths.imageNetwork, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: paths.boot + "/tock", withIntermediateDirectories: true)
+        for f in ["20-wired.network", "25-wireless.network"] {
+            try NetworkFilesTests.wired.write(toFile: "\(paths.imageNetwork)/\(f)", atomically: false, encoding: .utf8)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func apply(_ setup: String?, preseed: String? = nil) -> (report: String, code: SetupCode?) {
+        for (text, path) in [(setup, paths.setupFile), (preseed, paths.preseedFile)] {
+            if let text { FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) } else { try? FileManager.default.removeItem(atPath: path) }
+        }
+        return SetupApply(paths: paths, system: system, now: { 0 }).run()
+    }
+
+    func file(_ path: String) -> String? { FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } }
+
+    @Test func aGoodSetupIsAppliedAndKept() throws {
+        let (report, code) = apply("hostname = tock-test\ntimezone = Europe/Berlin\nssh_key = \(ValueTests.key)\nwifi_ssid = Home\nwifi_passphrase = correct\"horse\\battery\nwifi_country = GB\n")
+        #expect(code == nil)
+        #expect(report.hasPrefix("OK \(paths.setupFile) applied\n"))
+        #expect(report.hasSuffix("in use: hostname=tock-test timezone=Europe/Berlin wifi=Home address=dhcp ssh_keys=1"))
+        #expect(system.hostname == "tock-test" && system.hostKeys == 1)
+        #expect(file(paths.log) == report + "\n")
+        #expect(file("\(paths.keep)/authorized_keys") == ValueTests.key + "\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(paths.run)/localtime") == "/usr/share/zoneinfo/Europe/Berlin")
+        let wpa = "\(paths.run)/wpa_supplicant-wlan0.conf"
+        #expect(file(wpa)?.contains("psk=1176effe85871d8789f71c2e8ef81e14172f3172f63df6981cd3f10cfe25215a\n") == true)
+        #expect(try FileManager.default.attributesOfItem(atPath: wpa)[.posixPermissions] as? Int == 0o600)
+        #expect(FileManager.default.fileExists(atPath: "\(paths.keep)/tock-setup.txt"))
+        #expect(!FileManager.default.fileExists(atPath: paths.errorCode))
+        #expect(!FileManager.default.fileExists(atPath: "\(paths.runNetwork)/20-wired.network"))
+        // The same files again: the log on the FAT is not written again.
+        _ = apply("hostname = tock-test\ntimezone = Europe/Berlin\nssh_key = \(ValueTests.key)\nwifi_ssid = Home\nwifi_passphrase = correct\"horse\\battery\nwifi_country = GB\n")
+        #expect(system.logWrites == 1)
+    }
+
+    /// A mistake never locks the box out: a broken address line leaves DHCP.
+    @Test func aBrokenFileKeepsTheLastGoodSetup() {
+        _ = apply("hostname = tock-test\ntimezone = Europe/Berlin\n")
+        let (report, code) = apply("hostname = tock-new\ntimezone = Europe/Nowhere\naddress = 999.999.999.999/99\n")
+        #expect(code == .timezone)
+        #expect(file(paths.errorCode) == "Er04\n")
+        #expect(report.hasPrefix("ERROR Er04 in \(paths.setupFile) (not applied; the box keeps its last good setup):\ntock-setup.txt line 2: timezone \"Europe/Nowhere\""))
+        #expect(report.contains("tock-setup.txt line 3: address \"999.999.999.999/99\""))
+        #expect(system.hostname == "tock-test")
+        #expect(!FileManager.default.fileExists(atPath: "\(paths.runNetwork)/20-wired.network"))
+        #expect(report.hasSuffix("in use: hostname=tock-test timezone=Europe/Berlin wifi=none address=dhcp ssh_keys=0"))
+    }
+
+    /// The zone database itself: a name it has, one it lacks, a file in it that is no zone.
+    @Test func zonesByTheDatabase() {
+        let a = SetupApply(paths: paths, system: system, now: { 0 })
+        #expect(a.zoneCheck("Europe/Berlin") == nil)
+        #expect(a.zoneCheck("Europe/Nowhere") == "no such name in /usr/share/zoneinfo")
+        #expect(a.zoneCheck("zone.tab") != nil)
+    }
+
+    @Test func aStaticAddressAndPreseed() {
+        let (report, code) = apply("address = 192.168.1.50/24\ngateway = 192.168.1.1\n", preseed: PreseedFileTests.imager)
+        #expect(code == nil)
+        #expect(report.contains("OK \(paths.preseedFile) applied"))
+        #expect(file("\(paths.runNetwork)/25-wireless.network")?.contains("Address=192.168.1.50/24\nGateway=192.168.1.1\n") == true)
+        #expect(report.hasSuffix("in use: hostname=kitchen timezone=Europe/Berlin wifi=Café \"Wi-Fi\" address=192.168.1.50/24 ssh_keys=1"))
+    }
+
+    @Test func configMistakeIsEr10() {
+        FileManager.default.createFile(atPath: paths.config, contents: Data("mode: timre\n".utf8))
+        system.configPasses = false
+        let (report, code) = apply(nil)
+        #expect(code == .config)
+        #expect(report.contains("ERROR Er10 in \(paths.config)") && report.contains("    config.yaml line 3: mode: \"timre\""))
+        #expect(report.hasPrefix("OK no \(paths.setupFile): defaults"))
+    }
+
+    /// A megabyte of mistakes: the log is written, and capped.
+    @Test func theLogIsAlwaysWrittenAndCapped() {
+        let line = String(repeating: "x", count: 990) + "\n"
+        let (report, code) = apply(String(repeating: line, count: 1000))
+        #expect(code == .er01)
+        #expect(report.utf8.count <= SetupApply.logLimit)
+        #expect(report.contains("... and 950 more mistakes not listed"))
+        #expect(file(paths.log) == report + "\n")
+    }
+}
