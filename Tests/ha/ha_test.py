@@ -58,6 +58,7 @@ from pathlib import Path
 import aiohttp
 
 import family
+import update_entity
 
 NODE = "kitchen"
 PREFIX = f"tock/{NODE}"
@@ -96,6 +97,7 @@ ENTITIES = {
     "sensor.tock_kitchen_next_timer": ("timestamp", None),
     "event.tock_kitchen_timer_finished": (None, None),
     "text.tock_kitchen_add_timer": (None, None),
+    "update.tock_kitchen_update": ("firmware", None),
 }
 # Shown only while there is a night schedule (there is none at first).
 NIGHT_PARTS = {"time.tock_kitchen_night_from", "time.tock_kitchen_night_to", "number.tock_kitchen_night_brightness"}
@@ -948,11 +950,12 @@ async def main(args):
                 "platform": "device", "domain": "mqtt", "device_id": dev["id"], "type": type_, "subtype": subtype})
             return sub
         trigger_ids = {await subscribe_trigger(t, s): t for t, s in TRIGGERS}
-        for part in (lambda: extra_timers(ha, tock, trigger_ids), lambda: family.household(ha, tock, check)):
+        for part in (lambda: extra_timers(ha, tock, trigger_ids), lambda: family.household(ha, tock, check),
+                     lambda: update_entity.update_entity(ha, tock, check, latencies)):
             try:
                 await part()
             except (AssertionError, KeyError, TypeError) as e:
-                check(False, "extra_timers and household: ran to the end", repr(e))
+                check(False, "extra_timers, household and update_entity: ran to the end", repr(e))
 
         def triggers_seen():
             seen = []
