@@ -552,9 +552,10 @@ install: deps
 
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: $(DEB_PREREQ)
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian apt-utils gnupg"
 	bash Tests/deploy/deploy-test.sh
 	bash Tests/deploy/clock-from-data-test.sh
+	bash Tests/deploy/update-check-test.sh
 	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
 
 ## The .deb on a real systemd: Debian 12 under QEMU with gpio-sim, two boots (Tests/vm-systemd/).

@@ -137,7 +137,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
-        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockCore", "CMosquitto", "TockTestSupport"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockControl", "TockCore", "CMosquitto", "TockTestSupport"]),
         .testTarget(name: "TockHostTests", dependencies: [
             "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),

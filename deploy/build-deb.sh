@@ -67,7 +67,7 @@ fi
 maintainer=${DEB_MAINTAINER:-Tock maintainers <tock@localhost>}
 deb=$outdir/tock_${version}_${arch}.deb
 
-inputs=("$binary" ${web:+"$web"} "$here/tock-web.service" "$here/tock.avahi.service" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/build-deb.sh" "$repo/README.md" "$repo/docs" "$repo"/docs/*.md)
+inputs=("$binary" ${web:+"$web"} "$here/tock-web.service" "$here/tock.avahi.service" "$here/tock.service" "$here/lintian-overrides" "$here/config.yaml" "$here/99-tock-gpio.rules" "$here/update" "$here"/update/* "$here/build-deb.sh" "$repo/README.md" "$repo/docs" "$repo"/docs/*.md)
 if [ -f "$deb" ] && [ "${DEB_FORCE:-0}" != 1 ] && [ -z "$(find "${inputs[@]}" -newer "$deb")" ]; then
   echo "$deb (up to date)"
   exit 0
@@ -94,6 +94,12 @@ if [ -n "$web" ]; then
   install -m 0644 "$here/tock.avahi.service" "$pkg/etc/avahi/services/tock.service"
 fi
 install -m 0644 "$here/99-tock-gpio.rules" "$pkg/lib/udev/rules.d/99-tock-gpio.rules"
+# The daily check of the apt repository (as the tock user; it installs
+# nothing) and tock-update, the install by hand as root (docs/updates.md).
+install -d "$pkg/usr/lib/tock" "$pkg/usr/sbin"
+install -m 0755 "$here/update/tock-update-check" "$pkg/usr/lib/tock/tock-update-check"
+install -m 0755 "$here/update/tock-update" "$pkg/usr/sbin/tock-update"
+install -m 0644 "$here/update/tock-update-check.service" "$here/update/tock-update-check.timer" "$pkg/lib/systemd/system/"
 install -m 0644 "$here/config.yaml" "$pkg/etc/tock/config.yaml"
 install -m 0644 "$repo/README.md" "$pkg/usr/share/doc/tock/README.md"
 # The pages the README links to, where its links find them.
@@ -280,8 +286,8 @@ if [ "$1" = configure ]; then
     fi
 fi
 
-units=tock.service
-[ ! -e /lib/systemd/system/tock-web.service ] || units="tock.service tock-web.service"
+units="tock.service tock-update-check.timer"
+[ ! -e /lib/systemd/system/tock-web.service ] || units="$units tock-web.service"
 if [ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigure ] || [ "$1" = abort-remove ]; then
     for unit in $units; do
         if command -v deb-systemd-helper >/dev/null; then
@@ -321,7 +327,7 @@ cat > "$pkg/DEBIAN/prerm" <<'EOF'
 # version starts it again on an upgrade).
 set -e
 if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
-    for unit in tock-web.service tock.service; do
+    for unit in tock-update-check.timer tock-web.service tock.service; do
         if command -v deb-systemd-invoke >/dev/null; then
             deb-systemd-invoke stop "$unit" >/dev/null || true
         else
@@ -347,10 +353,11 @@ fi
 if [ "$1" = remove ] && command -v deb-systemd-helper >/dev/null; then
     deb-systemd-helper mask tock.service >/dev/null || true
     deb-systemd-helper mask tock-web.service >/dev/null || true
+    deb-systemd-helper mask tock-update-check.timer >/dev/null || true
 fi
 if [ "$1" = purge ]; then
     if command -v deb-systemd-helper >/dev/null; then
-        for unit in tock.service tock-web.service; do
+        for unit in tock.service tock-web.service tock-update-check.timer; do
             deb-systemd-helper purge "$unit" >/dev/null || true
             deb-systemd-helper unmask "$unit" >/dev/null || true
         done

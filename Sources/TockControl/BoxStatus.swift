@@ -63,6 +63,8 @@ public struct BoxStatus: Sendable, Equatable {
     /// The ambient light sensor: its last reading, the level it asks for,
     /// and why it does not answer (docs/display.md).
     public var light: Light?
+    /// What the daily update check found (docs/updates.md), once it ran.
+    public var update: UpdateCheck?
 
     public struct Light: Sendable, Equatable {
         public var lux: Int?
@@ -267,6 +269,7 @@ public struct BoxStatus: Sendable, Equatable {
         if let clock { s["clock"] = clock.object }
         if timeUnverified { s["time_unverified"] = true }
         if let light { s["light"] = light.object }
+        if let update { s["update"] = update.fields }
         return s
     }
 
@@ -316,6 +319,7 @@ public struct BoxStatus: Sendable, Equatable {
         clock = (o["clock"] as? [String: Any]).flatMap(Clock.init)
         timeUnverified = o["time_unverified"] as? Bool ?? false
         light = (o["light"] as? [String: Any]).map(Light.init)
+        update = (o["update"] as? [String: String]).flatMap(UpdateCheck.init(fields:))
     }
 }
 

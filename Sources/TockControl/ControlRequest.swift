@@ -44,6 +44,9 @@ public enum ControlRequest: Equatable, Sendable {
     /// the box.
     case prompt(prompt: String, within: Int, text: String, seconds: Int)
     case noticeEnd
+    /// The daily update check has written its file (`UpdateCheck`): read
+    /// it again. It carries nothing: the box reads its own file.
+    case updateChecked
     /// `{"cmd":"switch","position":"up"}`: set the Up/Down switch, as if
     /// the lever had moved there (the lever's next move wins again).
     case flip(SwitchPosition)
@@ -151,6 +154,9 @@ public enum ControlRequest: Equatable, Sendable {
         case "notice-end":
             try only(["cmd"])
             return .noticeEnd
+        case "update-checked":
+            try only(["cmd"])
+            return .updateChecked
         case "switch":
             try only(["cmd", "position"])
             guard let p = fields["position"]?.string, let position = SwitchPosition(rawValue: p) else {
@@ -282,6 +288,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .prompt(let prompt, let within, let text, let seconds):
             #"{"cmd":"notice","prompt":\#(Self.quoted(prompt)),"within":\#(within),"text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
         case .noticeEnd: #"{"cmd":"notice-end"}"#
+        case .updateChecked: #"{"cmd":"update-checked"}"#
         case .flip(let p): #"{"cmd":"switch","position":"\#(p.rawValue)"}"#
         case .brightness(nil): #"{"cmd":"brightness"}"#
         case .brightness(let n?): #"{"cmd":"brightness","level":\#(n)}"#

@@ -30,6 +30,9 @@ public final class Box {
         public var trace: ((String) -> Void)?
         /// Where the kernel lists its RTCs (`/sys/class/rtc`); nil: none looked at.
         public var rtcDirectory: String? = "/sys/class/rtc"
+        /// The daily update check's result (docs/updates.md); nil: beside
+        /// the state file, when there is one.
+        public var updateCheckPath: String?
         /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
         public var transport: (MqttConfig, any EventLoop, Logger) throws -> any MqttTransport = { try MqttClient(config: $0, loop: $1, log: $2) }
 
@@ -105,6 +108,12 @@ public final class Box {
             MqttBridge(config: $0, client: try setup.transport($0, loop, log), loop: loop, shell: shell, service: service, log: log)
         }
         if let control { shell.observe { control.publish($0) } }
+        if let path = setup.updateCheckPath ?? setup.statePath.map(UpdateCheckFile.beside(statePath:)) {
+            let file = UpdateCheckFile(path: path, log: log)
+            service.readUpdateCheck = file.read
+            if let mqtt { service.onUpdateCheck.append(mqtt.updateChecked) }
+            service.reloadUpdateCheck()
+        }
         try shell.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
                          onFailure: { [unowned self] in onInputFailure?($0) })
     }

@@ -11,6 +11,21 @@ public final class ControlService: ControlResponder {
     /// Further status fields (the MQTT link, the fleet group, the state writes).
     public var statusExtras: [(inout BoxStatus) -> Void] = []
 
+    /// What the daily update check found (docs/updates.md), read again
+    /// by `readUpdateCheck` on `update-checked`; told to `onUpdateCheck`.
+    public private(set) var updateCheck: UpdateCheck?
+    public var readUpdateCheck: (() -> UpdateCheck?)?
+    public var onUpdateCheck: [(UpdateCheck?) -> Void] = []
+
+    /// Read the check's file again (at the start, and on `update-checked`).
+    public func reloadUpdateCheck() {
+        guard let read = readUpdateCheck else { return }
+        let check = read()
+        guard check != updateCheck else { return }
+        updateCheck = check
+        for f in onUpdateCheck { f(check) }
+    }
+
     public func addStatusFields(_ fields: @escaping (inout BoxStatus) -> Void) { statusExtras.append(fields) }
 
     public init(shell: Shell, now: @escaping () -> Instant) {
@@ -31,6 +46,8 @@ public final class ControlService: ControlResponder {
             do { try shell.showPrompt(prompt, within: .seconds(within), then: text, for: .seconds(seconds)) } catch { return .refused(error.description) }
         case .noticeEnd:
             shell.endNotice()
+        case .updateChecked:
+            reloadUpdateCheck()
         case .start, .stop, .reset:
             let b: Button = request == .start ? .start : request == .stop ? .stop : .reset
             let changes = shell.pressChanges(b)
@@ -111,6 +128,7 @@ public final class ControlService: ControlResponder {
         }
         s.notice = shell.showingNotice
         s.noticeConfirmed = shell.noticeConfirmed
+        s.update = updateCheck
         s.switchPosition = switchPosition.rawValue
         let dim = core.dimming
         s.brightness = dim.brightness

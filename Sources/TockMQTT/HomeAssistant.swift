@@ -131,7 +131,7 @@ public enum HomeAssistant {
         Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.filter { $0.topic == "event" }.map(\.payload),
                                              "value_template": "{{ {'event_type': value} | tojson }}",
                                              "icon": "mdi:bell-ring-outline"]),
-    ] + timerEntities }
+    ] + timerEntities + [updateEntity] }
 
     /// The extra timers (docs/timers.md): the list, the next end, the ring
     /// of each as an event, and a text that adds one ("EGG 6m"). The list

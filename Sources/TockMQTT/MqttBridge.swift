@@ -60,6 +60,8 @@ public final class MqttBridge {
     /// The turn that tells the selection once Home Assistant knows its name.
     private var pickerTimer: LoopTimer!
     public static let inboxLimit = 64
+    /// What the daily update check found, for the update entity.
+    private var update: UpdateCheck?
 
     /// The version the discovery configs report (deploy/VERSION; a test
     /// keeps the two equal).
@@ -129,6 +131,7 @@ public final class MqttBridge {
         // automation wait for; the discovery configs (about 16 KiB) follow,
         // and Home Assistant reads the retained state when they arrive.
         publishState(force: true)
+        publishUpdate()
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
         for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames,
                                                       night: fileNight, timers: picker.options) {
@@ -139,6 +142,21 @@ public final class MqttBridge {
             client.publish(HomeAssistant.alarmConfigTopic(config, n), [])
         }
         group?.linked(true)
+    }
+
+    /// The update check read again (`update-checked`): the update entity's
+    /// state, when it changed.
+    public func updateChecked(_ check: UpdateCheck?) {
+        update = check
+        guard client.link == .connected else { return }
+        client.measure { publishUpdate() }
+    }
+
+    private func publishUpdate() {
+        let value = HomeAssistant.updateState(update, running: Self.version)
+        guard published[HomeAssistant.updateTopic] != value else { return }
+        published[HomeAssistant.updateTopic] = value
+        client.publish("\(config.topicPrefix)/\(HomeAssistant.updateTopic)", Array(value.utf8))
     }
 
     /// After each batch of outputs: fire its events, and send the state

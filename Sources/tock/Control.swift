@@ -119,6 +119,8 @@ func summary(_ s: BoxStatus) -> String {
         parts.append(s.timeUnverified ? "clock not synchronised (alarm and countdown times unverified)" : "clock not synchronised")
     }
     if let link = s.mqtt?["link"] { parts.append("mqtt \(link)") }
+    // What the daily update check found, unless it is "up to date".
+    if let u = s.update, u.result != .current { parts.append(u.line) }
     if let g = s.group, let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }

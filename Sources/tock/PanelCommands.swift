@@ -63,3 +63,16 @@ struct Night: ParsableCommand {
     func validate() throws { _ = try request() }
     func run() throws { try showDimming(try send(try request(), socket: socket)) }
 }
+
+struct UpdateChecked: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update-checked",
+        abstract: "Have the service read the update check's result again (tock-update-check.service runs it after each check; docs/updates.md).")
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the reply as JSON.") var json = false
+    func run() throws {
+        let line = try send(.updateChecked, socket: socket)
+        if json { return try show(line, json: true) }
+        print(try readStatus(line).update?.line ?? "update: not checked yet (systemctl start tock-update-check)")
+    }
+}

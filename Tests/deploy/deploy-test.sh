@@ -449,6 +449,19 @@ dpkg-deb -x "$deb" "$tmp/data"
 check "conffiles lists /etc/tock/config.yaml" grep -qx /etc/tock/config.yaml "$tmp/ctl/conffiles"
 check "conffiles lists the Avahi service file" grep -qx /etc/avahi/services/tock.service "$tmp/ctl/conffiles"
 listing=$(dpkg-deb -c "$deb")
+# The daily update check's unit and timer (deploy/update/), verified the
+# same way: the check as the tock user, tock update-checked after it.
+sed -e "s|^ExecStart=/usr/lib/tock/tock-update-check|ExecStart=$deploy/update/tock-update-check|" \
+    -e "s|^ExecStartPost=-/usr/bin/tock |ExecStartPost=-$tock |" "$deploy/update/tock-update-check.service" > "$tmp/unit/tock-update-check.service"
+cp "$deploy/update/tock-update-check.timer" "$tmp/unit/"
+if out=$(cd "$tmp/unit" && systemd-analyze verify "$tmp/unit/tock-update-check.service" "$tmp/unit/tock-update-check.timer" 2>&1) && [ -z "$out" ]; then
+  ok "systemd-analyze verify tock-update-check.service and .timer (no errors, no warnings)"
+else
+  fail "systemd-analyze verify tock-update-check.service and .timer (no errors, no warnings)" "$out"
+fi
+check "tock-update-check.service runs as tock, not root; the timer has no Persistent= (the image's root is read-only)" \
+  bash -c "grep -qx 'User=tock' '$deploy/update/tock-update-check.service' && ! grep -q '^Persistent=' '$deploy/update/tock-update-check.timer'"
+check "tock-update and tock-update-check parse (sh -n)" sh -n "$deploy/update/tock-update" "$deploy/update/tock-update-check"
 missing=
 while read -r mode path; do
   grep -Eq "^$mode root/root +[0-9]+ [0-9-]+ [0-9:]+ \./$path\$" <<<"$listing" || missing+="$mode ./$path"$'\n'
@@ -460,6 +473,10 @@ done <<EOF
 -rw-r--r-- etc/avahi/services/tock.service
 -rw-r--r-- etc/tock/config.yaml
 -rw-r--r-- lib/udev/rules.d/99-tock-gpio.rules
+-rwxr-xr-x usr/lib/tock/tock-update-check
+-rwxr-xr-x usr/sbin/tock-update
+-rw-r--r-- lib/systemd/system/tock-update-check.service
+-rw-r--r-- lib/systemd/system/tock-update-check.timer
 -rw-r--r-- usr/share/doc/tock/README.md
 $(printf -- '-rw-r--r-- %s\n' "${doc_pages[@]}")
 EOF

@@ -31,6 +31,8 @@ class Member:
         self.unauthorized = []
         # The test's own mqtt.publish, refused on purpose (its one log line).
         self.publish_refused = False
+        # Log lines of refusals a test step asked for (update_entity).
+        self.expected_refusals = []
 
     async def connect(self):
         self.ws = await self.session.ws_connect(f"{self.url}/api/websocket")

@@ -45,6 +45,8 @@ import tempfile
 import time
 import http.client
 
+import update_check
+
 failed = 0
 figures = {}
 # Power-on (QEMU started) to tock READY, seconds, of every boot that got
@@ -877,16 +879,21 @@ def phase_short(card, work, args, rng):
 
 def upgrade(vm, args):
     """The box's apt against the host's two repositories (10.0.2.2 in QEMU's
-    user network, Debian's archive out of reach): the one signed by another
-    key refused, then apt update && apt upgrade from the good one to
-    args.version_n1; the root and the FAT read-only again afterwards.
-    Returns whether tock was upgraded."""
+    user network, Debian's archive out of reach): the daily check (as its
+    timer starts it, with the root read-only) says the image's placeholder
+    is no repository and refuses the one signed by another key, as apt
+    update does; the check finds args.version_n1 in the good one, and
+    tock-update installs it; the root and the FAT read-only again afterwards
+    (update_check.py). Returns whether tock was upgraded."""
     srv = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(args.repo_port)],
                            cwd=args.repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        v0 = vm.ssh("dpkg-query -W -f '${Version}' tock")
+        update_check.run_check(vm, check, figures, "the image's placeholder: no repository configured", "no_repository",
+                               reason=["tock.invalid"], fresh=True)
         vm.ssh(f"mount -o remount,rw / && sed -i 's|^URIs:.*|URIs: http://10.0.2.2:{args.repo_port}/wrong|' "
-               "/etc/apt/sources.list.d/tock.sources && mv /etc/apt/sources.list.d/debian.sources /root/")
+               "/etc/apt/sources.list.d/tock.sources && mv /etc/apt/sources.list.d/debian.sources /root/ && sync && mount -o remount,ro /")
+        update_check.run_check(vm, check, figures, "a repository signed by another key: refused", "refused",
+                               reason=["Signed-By"], fresh=True)
         t0 = time.monotonic()
         r = vm.ssh("apt-get update 2>&1; echo rc=$?", timeout=300)
         figures["apt-get update, refused (s)"] = round(time.monotonic() - t0)
@@ -902,22 +909,13 @@ def upgrade(vm, args):
         check("tock-root-ro-idle.timer" in idle and idle.strip().splitlines()[-1].startswith("ro"),
               "an apt update that no upgrade follows: the root is made read-only again (tock-root-ro-idle)", idle)
         vm.ssh("mount -o remount,rw /")
-        vm.ssh(f"sed -i 's|^URIs:.*|URIs: http://10.0.2.2:{args.repo_port}/good|' /etc/apt/sources.list.d/tock.sources")
-        t0 = time.monotonic()
-        r = vm.ssh("apt-get update 2>&1; echo rc=$?", timeout=300)
-        t1 = time.monotonic()
-        figures["apt-get update (s)"] = round(t1 - t0)
-        r += vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get -y upgrade 2>&1; echo rc=$?",
-                    timeout=max(900, 2 * args.timeout))  # about 3 minutes (a 16 MB package over QEMU's USB network)
-        figures["apt-get upgrade (s)"] = round(time.monotonic() - t1)
-        v1 = vm.ssh("dpkg-query -W -f '${Version}' tock")
-        ok = check(v1 == args.version_n1 and r.count("rc=0") == 2, f"apt update && apt upgrade: tock {v0} -> {v1}", r[-800:])
-        # root-ro makes it read-only once apt has exited (a few seconds).
-        ro = vm.ssh("for i in $(seq 30); do findmnt -no OPTIONS / | grep -q '^ro' && break; sleep 1; done; "
-                    "findmnt -no OPTIONS /; findmnt -no OPTIONS /boot/firmware; journalctl -u tock-root-ro --no-pager | tail -3")
-        check(ro.startswith("ro"), "root read-only again after the upgrade", ro)
-        check(ro.splitlines()[1].startswith("ro"), "boot partition read-only again after the upgrade", ro)
-        return ok
+        vm.ssh(f"sed -i 's|^URIs:.*|URIs: http://10.0.2.2:{args.repo_port}/good|' /etc/apt/sources.list.d/tock.sources "
+               "&& sync && mount -o remount,ro /")
+        update_check.run_check(vm, check, figures, f"the signed repository offers {args.version_n1}: available", "available",
+                               latest=args.version_n1)
+        # tock-update: apt update && apt upgrade of tock (about 3 minutes: a
+        # 16 MB package over QEMU's USB network), the root read-only again.
+        return update_check.tock_update(vm, check, figures, args.version_n1, max(900, 2 * args.timeout))
     finally:
         srv.terminate()
 

@@ -44,7 +44,7 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("time", "night_to"), ("number", "night_brightness"),
                      ("sensor", "timers"), ("sensor", "next_timer"), ("event", "timer_finished"), ("text", "add_timer"),
                      ("select", "up_down"), ("button", "silence"), ("select", "timer"), ("button", "timer_pause"),
-                     ("button", "timer_resume"), ("button", "timer_cancel"),
+                     ("button", "timer_resume"), ("button", "timer_cancel"), ("update", "update"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
                      ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed"),
                      ("device_automation", "timer_finished")]
@@ -1387,6 +1387,8 @@ def main(argv=None):
     sys.modules.setdefault("test_mqtt", sys.modules[__name__])
     import test_log
     flatten(loader.loadTestsFromModule(test_log))
+    import test_update
+    flatten(loader.loadTestsFromModule(test_update))
 
     passed = failed = skipped = 0
     started = time.monotonic()

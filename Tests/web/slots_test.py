@@ -144,9 +144,16 @@ def inside(token):
 # --- the test -------------------------------------------------------------
 
 def measure(box, tock_web, token):
+    # The box runs 10 steps of niceness ahead of the attack: on a LAN the
+    # attackers' threads run on their own machines, not on the box's CPU,
+    # and this machine may be busy with other work besides (make test's
+    # lanes). What is tested is who gets a slot, not who gets the CPU.
+    ahead = ["nice", "-n", "-10"] if os.geteuid() == 0 else []
+    if ahead:
+        os.setpriority(os.PRIO_PROCESS, box.appliance.pid, os.getpriority(os.PRIO_PROCESS, 0) - 10)
     with open(os.path.join(box.dir, "web-netns.log"), "a") as log:
-        web = subprocess.Popen(["ip", "netns", "exec", SERVER, tock_web, "--listen", "::", "--port", str(PORT),
-                                "--socket", box.socket, "--tokens", box.tokens], stdout=subprocess.DEVNULL, stderr=log)
+        web = subprocess.Popen(ahead + ["ip", "netns", "exec", SERVER, tock_web, "--listen", "::", "--port", str(PORT),
+                                        "--socket", box.socket, "--tokens", box.tokens], stdout=subprocess.DEVNULL, stderr=log)
     try:
         time.sleep(1)
         out = subprocess.run(["ip", "netns", "exec", LAN, sys.executable, os.path.abspath(__file__), "--inside", token],
