@@ -61,7 +61,8 @@ demo-sim: build
 ## cut and upgraded under QEMU (image-smoke). The build and the packages
 ## come first, once; then three lanes of stages run side by side
 ## (.ci/lanes), the image's (the longest) first in its own lane and the
-## other two at nice 5, each boot paid once (docs/testing.md, "Which boot
+## other two at nice 5, the page's connection slots under attack after the
+## image, when the others are done, each boot paid once (docs/testing.md, "Which boot
 ## proves what"). The Debian 13 arm64 root of the image is made beside the
 ## build (image-base-background). Every stage prints its time, and the run
 ## ends with the table (docs/testing.md, "Budget").
@@ -73,9 +74,9 @@ test: deps
 	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(STAGE) packages $(MAKE) --no-print-directory deb-arm64 deb
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
-		"arm: image-smoke" \
+		"arm: image-smoke web-test" \
 		"home/5: swift-test checks ha-test deploy-test systemd-test" \
-		"link/5: mqtt-test web-test vm-test vm-test-arm64" \
+		"link/5: mqtt-test vm-test vm-test-arm64" \
 		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
 

@@ -18,6 +18,9 @@
 /// oldest probation slot is the first a newcomer takes once every slot is
 /// held, whether or not its request has begun: a browser sends its whole
 /// request the moment it connects, and is paired within a millisecond.
+/// When the machine is too busy for that, a slot whose bytes are still
+/// unread (the browser's request, not yet judged) outlasts the stalling
+/// ones whose bytes were read (`quiet`), oldest first among each.
 public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
     /// Where a connection comes from.
     public struct Peer: Hashable, Sendable {
@@ -109,11 +112,16 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
         }
         if slots.count >= connections {
             // Every slot held: the idlest unpaired, else the oldest on
-            // probation (begun or not), else the idlest paired makes room.
+            // probation, else the idlest paired makes room. Among those on
+            // probation, one whose bytes were all read and whose request
+            // is still not whole (stalling) goes before one with bytes
+            // not yet read (its request not yet judged: a browser that
+            // sent its token at once, when this machine is busy).
             if !evictIdle({ _ in true }) {
                 let probation = slots.filter { if case .probation = $0.value.kind { true } else { false } }
+                let stalling = probation.filter { quiet($0.key) }
                 let pairedIdle = slots.filter { $0.value.kind == .paired && $0.value.idleSince != nil && quiet($0.key) }
-                if let victim = probation.min(by: { $0.value.admitted < $1.value.admitted })?.key
+                if let victim = (stalling.isEmpty ? probation : stalling).min(by: { $0.value.admitted < $1.value.admitted })?.key
                     ?? pairedIdle.min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key {
                     slots[victim] = nil
                     evicting.append(victim)

@@ -100,6 +100,37 @@ final class ConnectionSlotsTests: XCTestCase {
         XCTAssertEqual(slots.count(where: { $0 == .paired }), 1)
     }
 
+    /// A busy machine: the owner's request arrived whole but is not yet
+    /// read when every later newcomer on probation needs a slot. The
+    /// stalling strangers (their bytes read, no request whole: quiet) go
+    /// first, oldest first, however many come after the owner; once none
+    /// is left, the oldest goes again, the owner included.
+    func testUnreadRequestsOutlastStallingOnes() {
+        slots = Slots(connections: 8, reserved: 2, perAddress: 0, perNetwork: 2)
+        let why = Slots.Kind.probation(why: "too many connections from your network 192.0.2.0/24 (2)")
+        var unread: Set<Int> = []
+        func admit(_ k: Int) -> Slots.Admission { slots.admit(k, from: v4("192.0.2.1"), quiet: { !unread.contains($0) }) }
+        for k in 1...2 { XCTAssertEqual(admit(k), .admitted(.open, evicting: [])); slots.idle(k, false) }
+        for k in 3...7 { XCTAssertEqual(admit(k), .admitted(why, evicting: [])); slots.idle(k, false) }
+        // The owner: on probation, its request in the socket, unread; every slot is held now.
+        unread.insert(8)
+        XCTAssertEqual(admit(8), .admitted(why, evicting: []))
+        // Ten more strangers: each takes the oldest stalling one's slot, never the owner's.
+        var evicted: [Int] = []
+        for k in 9...18 {
+            guard case .admitted(let kind, let evicting) = admit(k) else { return XCTFail("stranger \(k) refused") }
+            XCTAssertEqual(kind, why)
+            evicted += evicting
+            slots.idle(k, false)
+        }
+        XCTAssertEqual(evicted, [3, 4, 5, 6, 7, 9, 10, 11, 12, 13])
+        XCTAssertNil(slots.request(on: 8, paired: true))
+        XCTAssertEqual(slots.kind(of: 8), .paired)
+        // With only unread ones on probation, the oldest goes, as before.
+        unread.formUnion(14...18)
+        XCTAssertEqual(admit(19), .admitted(why, evicting: [14]))
+    }
+
     /// Idle unpaired connections are the first to go, then the oldest on
     /// probation; paired idle ones only when nothing else is left; and
     /// when every slot is paired and busy, a newcomer is refused.
