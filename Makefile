@@ -116,10 +116,7 @@ build: deps
 check: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
-	python3 Tests/docs/module-graph.py .
-	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
-	bash Tests/hardware/consistency.sh --tock .build/debug/tock
-	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
+	@$(MAKE) --no-print-directory checks
 
 ## The MQTT link against real mosquitto brokers on 127.0.0.1 (password
 ## file, TLS with a throwaway CA), three members of a fleet group, and the
