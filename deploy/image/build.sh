@@ -87,7 +87,7 @@ say "the appliance's files"
 R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
-install -m 0755 "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$root/usr/lib/tock-image/"
+install -m 0755 "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$R/tock-config" "$root/usr/lib/tock-image/"
 for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
