@@ -478,7 +478,7 @@ systemd-test-arm64: $(DEB_ARM64_PREREQ)
 ## arm64 with the arm64 package of deb-arm64. The Debian root is cached in
 ## .cache/image/ by its package set; its maintainer scripts run under
 ## qemu-user (binfmt_misc, mounted when it is not).
-.PHONY: image image-smoke image-test image-soak image-repro image-base-background repo
+.PHONY: image image-smoke image-test image-soak image-repro image-base-background image-pi4 bench-boot repo
 IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs
 image: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
@@ -515,6 +515,44 @@ image-smoke: $(DEB_ARM64_PREREQ)
 	$(SUDO) bash Tests/image/throwaway-key.sh $(SMOKE_KEY) "Tock archive stand-in for make image-smoke"
 	$(SUDO) IMAGE_COMPRESS=0 IMAGE_REPO_KEYRING=$(SMOKE_KEY)/key.pgp bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
 	$(SUDO) TOCK_REPO_GNUPGHOME=$(SMOKE_KEY)/gnupg TOCK_REPO_KEYRING=$(SMOKE_KEY)/key.pgp bash Tests/image/image-test.sh --phases short
+
+## The image as a Raspberry Pi 4 (Tests/image/pi4-test.sh): the image of
+## make image-smoke (or make image) when .cache/image has one, else built
+## as image-smoke builds it, then its first boot under QEMU's raspi4b from
+## Debian 13's qemu-system-arm 10.0 (a root cached under .cache by its
+## package set, Tests/image/qemu-root.sh): READY on the serial console,
+## tock on the BCM2711's GPIO17/27/22/23 by the default names, the setup
+## applied, /data grown, a clean power-off. The card's device tree is
+## changed for QEMU in a copy made at test time (Tests/image/pi4-dtb.sh).
+## Not part of make test (docs/testing.md): about 10 minutes under load.
+image-pi4:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
+	@if [ ! -f .cache/image/tock-$$(bash -c '. deploy/image/lib.sh; tock_version')-raspi-arm64.img ]; then \
+		$(MAKE) --no-print-directory $(DEB_ARM64_PREREQ) && \
+		$(SUDO) bash Tests/image/throwaway-key.sh $(SMOKE_KEY) "Tock archive stand-in for make image-smoke" && \
+		$(SUDO) IMAGE_COMPRESS=0 IMAGE_REPO_KEYRING=$(SMOKE_KEY)/key.pgp bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image; \
+	fi
+	$(SUDO) bash Tests/image/pi4-test.sh
+
+## The image's boot by stage under QEMU's raspi3b (Tests/image/boot_stages.py):
+## a first boot, a later boot and a boot after a power cut, each split into
+## the kernel, the initramfs, every unit on tock.service's critical chain
+## (systemd-analyze) and tock to READY; the image of image-smoke (or make
+## image), built as image-pi4 builds it when there is none.
+## BOOT_BEFORE=path/to/an/older.img boots it too, interleaved, side by side
+## (about 25 minutes for both under load). Table and JSON: Benchmarks/boot/.
+bench-boot:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES) qemu-system-arm openssh-client"
+	@if [ ! -f .cache/image/tock-$$(bash -c '. deploy/image/lib.sh; tock_version')-raspi-arm64.img ]; then \
+		$(MAKE) --no-print-directory $(DEB_ARM64_PREREQ) && \
+		$(SUDO) bash Tests/image/throwaway-key.sh $(SMOKE_KEY) "Tock archive stand-in for make image-smoke" && \
+		$(SUDO) IMAGE_COMPRESS=0 IMAGE_REPO_KEYRING=$(SMOKE_KEY)/key.pgp bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image; \
+	fi
+	mkdir -p $(BENCH_OUT)/boot
+	set -o pipefail; cd Tests/image && PYTHONDONTWRITEBYTECODE=1 $(SUDO) python3 boot_stages.py \
+		--image $(CURDIR)/.cache/image/tock-$$(bash -c '. ../../deploy/image/lib.sh; tock_version')-raspi-arm64.img \
+		$(if $(BOOT_BEFORE),--before $(abspath $(BOOT_BEFORE)),) --work $(CACHE)/image/bench-boot \
+		--json $(BENCH_OUT)/boot/stages.json | tee $(BENCH_OUT)/boot/TABLE.txt
 
 ## The image's base root (deploy/image/base.sh: 10 minutes cold, mostly one
 ## core of qemu-user) built at nice 19 beside make test's first stages,
@@ -553,6 +591,7 @@ deploy-test: $(DEB_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian apt-utils gnupg"
 	bash Tests/deploy/deploy-test.sh
 	bash Tests/deploy/clock-from-data-test.sh
+	bash Tests/deploy/tock-config-test.sh
 	bash Tests/deploy/update-check-test.sh
 	bash Tests/deploy/lintian.sh $$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
 

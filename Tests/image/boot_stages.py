@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""The image's boot time by stage under QEMU's raspi3b (make bench-boot).
+
+Boots each image three times, the images' boots interleaved so that the
+machine's load falls on all of them alike: the first boot of a fresh card
+(with a setup file: the data partition grows, the setup is applied), a
+later boot after a clean power-off, and a boot after a power cut (QEMU
+killed once tock is READY and the host has logged in). For each boot:
+
+  power-on to the kernel's first line   (host clock: QEMU loading the kernel)
+  kernel                                (printk time of "Run /init")
+  initramfs                             (to systemd's first line in the root)
+  each unit on tock.service's critical chain, as systemd measured it
+                                        (systemd-analyze critical-chain:
+                                        when it became active, and how long
+                                        it took itself)
+  tock READY                            (tock.service active, guest clock)
+  power-on to READY                     (host clock)
+
+and prints one table, the images side by side.
+
+  boot_stages.py --image after.img [--before before.img] --work DIR [--json OUT]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import image_test
+from image_test import GOOD_SETUP, VM, make_card, run
+
+UNIT_LINE = re.compile(r"^[\s└├│─]*(\S+)\s+(?:@(\S+?)\s+\+(\S+)|@(\S+))\s*$")
+
+
+def seconds(text):
+    """systemd's time span ("1min 2.345s", "678ms", "3.2s") in seconds."""
+    total = 0.0
+    for n, unit in re.findall(r"([\d.]+)(min|ms|us|s|h)", text):
+        total += float(n) * {"h": 3600, "min": 60, "s": 1, "ms": 1e-3, "us": 1e-6}[unit]
+    return total
+
+
+def critical_chain(vm):
+    """[(unit, active at s, own time s or None)] from power-on order, tock last."""
+    out = vm.ssh("SYSTEMD_COLORS=0 systemd-analyze critical-chain tock.service --no-pager", timeout=120)
+    chain = []
+    for line in out.splitlines():
+        m = UNIT_LINE.match(line)
+        if not m or line.startswith("The time"):
+            continue
+        unit = m.group(1)
+        if m.group(2):
+            chain.append((unit, seconds(m.group(2)), seconds(m.group(3))))
+        else:
+            chain.append((unit, seconds(m.group(4)), None))
+    return list(reversed(chain))
+
+
+def console_marks(vm):
+    """printk times: the kernel's end ("Run /init") and systemd's first line."""
+    con = vm.console()
+    init = re.search(r"^\[\s*([\d.]+)\] Run /init", con, re.M)
+    systemd = re.search(r"^\[\s*([\d.]+)\] systemd\[1\]:", con, re.M)
+    return (float(init.group(1)) if init else None, float(systemd.group(1)) if systemd else None)
+
+
+def measure(vm, ready_host, first_line_host):
+    kernel, systemd = console_marks(vm)
+    t = dict(line.split("=", 1) for line in vm.ssh(
+        "systemctl show tock.service -p ActiveEnterTimestampMonotonic -p ExecMainStartTimestampMonotonic").split())
+    return {
+        "power-on to the kernel's first line": first_line_host,
+        "kernel (to Run /init)": kernel,
+        "initramfs (to systemd in the root)": (systemd - kernel) if kernel is not None and systemd is not None else None,
+        "chain": critical_chain(vm),
+        "tock started (guest)": int(t["ExecMainStartTimestampMonotonic"]) / 1e6,
+        "tock READY (guest)": int(t["ActiveEnterTimestampMonotonic"]) / 1e6,
+        "power-on to READY (host)": ready_host,
+    }
+
+
+def one_boot(card, work, name, timeout):
+    vm = VM(card, work, name)
+    vm.start()
+    first = vm.wait_console(r"^\[\s*0\.0+\] Linux version", 120)
+    ready = vm.wait_console(image_test.READY, timeout)
+    if ready is None or not vm.wait_ssh(180):
+        print(f"  {name}: no READY or no ssh ({vm.landed()})", flush=True)
+        vm.kill()
+        return None, None
+    print(f"  {name}: power-on to READY {ready:.1f} s", flush=True)
+    return vm, measure(vm, ready, first)
+
+
+KINDS = ("first boot", "later boot", "after a power cut")
+
+
+def boots(images, work, timeout, pubkey):
+    """{(image name, kind): figures}, the images' boots interleaved."""
+    cards = {}
+    for name, path in images:
+        card = make_card(path, os.path.join(work, f"card-{name}.img"))
+        card.put("tock-setup.txt", GOOD_SETUP.format(key=pubkey))
+        cards[name] = card
+    results = {}
+    for kind in KINDS:
+        for name, _ in images:
+            tag = f"{name}-{kind.replace(' ', '-')}"
+            vm, fig = one_boot(cards[name], work, tag, timeout)
+            results[(name, kind)] = fig
+            if not vm:
+                continue
+            if kind == "later boot":
+                vm.kill()  # the power cut the next boot recovers from
+            else:
+                vm.poweroff()
+    for card in cards.values():
+        os.unlink(card.path)
+    return results
+
+
+def fmt(v):
+    return "-" if v is None else f"{v:6.1f}"
+
+
+def table(images, results):
+    names = [n for n, _ in images]
+    lines = []
+    for kind in KINDS:
+        lines.append(f"\n{kind}: seconds; for a unit '@when active +its own time'")
+        head = f"{'stage':48}" + "".join(f"{n:>24}" for n in names)
+        lines.append(head)
+        lines.append("-" * len(head))
+        figs = [results.get((n, kind)) for n in names]
+        for key in ("power-on to the kernel's first line", "kernel (to Run /init)", "initramfs (to systemd in the root)"):
+            lines.append(f"{key:48}" + "".join(f"{fmt(f and f[key]):>24}" for f in figs))
+        units = []
+        for f in figs:
+            for unit, _, _ in (f or {}).get("chain", []):
+                if unit not in units:
+                    units.append(unit)
+        for unit in units:
+            row = f"  {unit[:46]:46}"
+            for f in figs:
+                hit = [(at, own) for u, at, own in (f or {}).get("chain", []) if u == unit]
+                if not hit:
+                    row += f"{'(not on the chain)':>24}"
+                else:
+                    at, own = hit[0]
+                    row += f"{'@' + format(at, '.1f') + (' +' + format(own, '.1f') if own is not None else ''):>24}"
+            lines.append(row)
+        for key in ("tock started (guest)", "tock READY (guest)", "power-on to READY (host)"):
+            lines.append(f"{key:48}" + "".join(f"{fmt(f and f[key]):>24}" for f in figs))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--image", required=True)
+    ap.add_argument("--before", help="an earlier image, booted in the same run")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    key = os.path.join(args.work, "id_ed25519")
+    if not os.path.exists(key):
+        run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key])
+    pubkey = open(key + ".pub").read().strip()
+    images = ([("before", args.before)] if args.before else []) + [("this", args.image)]
+    t0 = time.monotonic()
+    results = boots(images, args.work, args.timeout, pubkey)
+    print(table(images, results))
+    print(f"\n{len(images) * len(KINDS)} boots in {time.monotonic() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({f"{n}/{k}": v for (n, k), v in results.items()}, f, indent=1)
+    missing = [f"{n}/{k}" for (n, k), v in results.items() if v is None]
+    if missing:
+        print(f"boot-stages: no figures for {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
