@@ -32,7 +32,9 @@ import time
 import image_test
 from image_test import GOOD_SETUP, VM, make_card, run
 
-UNIT_LINE = re.compile(r"^[\s└├│─]*(\S+)\s+(?:@(\S+?)\s+\+(\S+)|@(\S+))\s*$")
+# "└─unit @1min 2.345s +678ms", "unit @5.1s" (a target: no own time),
+# "tock.service +2.3s" (the unit asked about, when it has no @).
+UNIT_LINE = re.compile(r"^[\s└├│─]*(\S+)\s+(?:@([^+]+?))?\s*(?:\+(.+?))?\s*$")
 
 
 def seconds(text):
@@ -49,14 +51,32 @@ def critical_chain(vm):
     chain = []
     for line in out.splitlines():
         m = UNIT_LINE.match(line)
-        if not m or line.startswith("The time"):
+        if not m or line.startswith("The time") or not (m.group(2) or m.group(3)):
             continue
-        unit = m.group(1)
-        if m.group(2):
-            chain.append((unit, seconds(m.group(2)), seconds(m.group(3))))
-        else:
-            chain.append((unit, seconds(m.group(4)), None))
+        at = seconds(m.group(2)) if m.group(2) else None
+        chain.append((m.group(1), at, seconds(m.group(3)) if m.group(3) else None))
     return list(reversed(chain))
+
+
+# Units of note, on the chain or not: the two partitions' checks, their
+# mounts, the image's own units and tock.
+NOTE = [r"systemd-fsck@dev-disk-by\x2dpartuuid-746f636b\x2d03.service", "data.mount",
+        r"systemd-fsck@dev-disk-by\x2dpartuuid-746f636b\x2d01.service", "boot-firmware.mount",
+        "tock-data-grow.service", "tock-clock.service", "tock-setup.service", "systemd-tmpfiles-setup.service",
+        "sysinit.target", "tock.service"]
+
+
+def unit_times(vm):
+    """{unit: (started s, active s)} on the guest's monotonic clock."""
+    names = " ".join(f"'{u}'" for u in NOTE)
+    out = vm.ssh(f"for u in {names}; do echo \"$u $(systemctl show \"$u\" -P InactiveExitTimestampMonotonic)"
+                 f" $(systemctl show \"$u\" -P ActiveEnterTimestampMonotonic)\"; done")
+    times = {}
+    for line in out.splitlines():
+        parts = line.rsplit(" ", 2)
+        if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() and int(parts[2]) > 0:
+            times[parts[0]] = (int(parts[1]) / 1e6, int(parts[2]) / 1e6)
+    return times
 
 
 def console_marks(vm):
@@ -76,6 +96,7 @@ def measure(vm, ready_host, first_line_host):
         "kernel (to Run /init)": kernel,
         "initramfs (to systemd in the root)": (systemd - kernel) if kernel is not None and systemd is not None else None,
         "chain": critical_chain(vm),
+        "units": unit_times(vm),
         "tock started (guest)": int(t["ExecMainStartTimestampMonotonic"]) / 1e6,
         "tock READY (guest)": int(t["ActiveEnterTimestampMonotonic"]) / 1e6,
         "power-on to READY (host)": ready_host,
@@ -98,8 +119,9 @@ def one_boot(card, work, name, timeout):
 KINDS = ("first boot", "later boot", "after a power cut")
 
 
-def boots(images, work, timeout, pubkey):
-    """{(image name, kind): figures}, the images' boots interleaved."""
+def boots(images, work, timeout, pubkey, each_kind=lambda results: None):
+    """{(image name, kind): figures}, the images' boots interleaved;
+    each_kind(results so far) after each kind of boot."""
     cards = {}
     for name, path in images:
         card = make_card(path, os.path.join(work, f"card-{name}.img"))
@@ -117,6 +139,7 @@ def boots(images, work, timeout, pubkey):
                 vm.kill()  # the power cut the next boot recovers from
             else:
                 vm.poweroff()
+        each_kind(results)
     for card in cards.values():
         os.unlink(card.path)
     return results
@@ -150,7 +173,15 @@ def table(images, results):
                     row += f"{'(not on the chain)':>24}"
                 else:
                     at, own = hit[0]
-                    row += f"{'@' + format(at, '.1f') + (' +' + format(own, '.1f') if own is not None else ''):>24}"
+                    cell = ("@" + format(at, ".1f") if at is not None else "") + (" +" + format(own, ".1f") if own is not None else "")
+                    row += f"{cell.strip():>24}"
+            lines.append(row)
+        lines.append("units of note: started-active (took)")
+        for unit in NOTE:
+            row = f"  {unit.replace(chr(92) + 'x2d', '-')[:46]:46}"
+            for f in figs:
+                t = (f or {}).get("units", {}).get(unit)
+                row += f"{'-' if t is None else f'{t[0]:.1f}-{t[1]:.1f} ({t[1] - t[0]:.1f})':>24}"
             lines.append(row)
         for key in ("tock started (guest)", "tock READY (guest)", "power-on to READY (host)"):
             lines.append(f"{key:48}" + "".join(f"{fmt(f and f[key]):>24}" for f in figs))
@@ -172,12 +203,17 @@ def main():
     pubkey = open(key + ".pub").read().strip()
     images = ([("before", args.before)] if args.before else []) + [("this", args.image)]
     t0 = time.monotonic()
-    results = boots(images, args.work, args.timeout, pubkey)
+    def save(results):
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({f"{n}/{k}": v for (n, k), v in results.items()}, f, indent=1)
+        done = [k for k in KINDS if any((n, k) in results for n, _ in images)]
+        print(f"[{len(done)} of {len(KINDS)} kinds of boot measured]", flush=True)
+
+    results = boots(images, args.work, args.timeout, pubkey, save)
     print(table(images, results))
     print(f"\n{len(images) * len(KINDS)} boots in {time.monotonic() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({f"{n}/{k}": v for (n, k), v in results.items()}, f, indent=1)
+    save(results)
     missing = [f"{n}/{k}" for (n, k), v in results.items() if v is None]
     if missing:
         print(f"boot-stages: no figures for {', '.join(missing)}", file=sys.stderr)
