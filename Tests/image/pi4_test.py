@@ -59,7 +59,9 @@ class Pi4:
         # first UART (the mini UART, the card's console, is disabled in the
         # copy of the tree: pi4-dtb.sh) and the debug shell there.
         cmdline = open(os.path.join(boot, "cmdline.txt")).read().strip()
-        cmdline += " console=ttyAMA0,115200 systemd.debug_shell=ttyAMA0"
+        # systemd would start a login prompt on the console's UART too,
+        # which takes the port from the shell: masked, on this command line.
+        cmdline += " console=ttyAMA0,115200 systemd.debug_shell=ttyAMA0 systemd.mask=serial-getty@ttyAMA0.service"
         self.sock = os.path.join(work, "uart0.sock")
         self.log = os.path.join(work, "console-pi4.log")
         self.cmd = ["bash", os.path.join(here, "in-qemu-root.sh"), root, work,
