@@ -123,7 +123,7 @@ class Pi4:
         shell prints: the echoed command line does not hold them whole)."""
         n = int(time.monotonic() * 1000) % 1000000
         start = len(self.console())
-        self.conn.sendall(f"echo B{n}''GIN; {command}; echo E{n}''ND\n".encode())
+        self.conn.sendall(f"echo B{n}''GIN; {command}; echo E{n}''END\n".encode())
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             m = re.search(rf"B{n}GIN\n(.*?)E{n}END", self.console()[start:], re.S)
