@@ -153,7 +153,8 @@ def table(images, results):
     names = [n for n, _ in images]
     lines = []
     for kind in KINDS:
-        lines.append(f"\n{kind}: seconds; for a unit '@when active +its own time'")
+        lines.append(f"\n{kind}: seconds. The critical chain (systemd-analyze): '@when active +its own time',"
+                     " counted from systemd's start in the root; the rest from the kernel's start")
         head = f"{'stage':48}" + "".join(f"{n:>24}" for n in names)
         lines.append(head)
         lines.append("-" * len(head))
@@ -165,8 +166,9 @@ def table(images, results):
             for unit, _, _ in (f or {}).get("chain", []):
                 if unit not in units:
                     units.append(unit)
+        lines.append("tock.service's critical chain")
         for unit in units:
-            row = f"  {unit[:46]:46}"
+            row = f"  {unit.replace(chr(92) + 'x2d', '-')[:46]:46}"
             for f in figs:
                 hit = [(at, own) for u, at, own in (f or {}).get("chain", []) if u == unit]
                 if not hit:
@@ -176,7 +178,7 @@ def table(images, results):
                     cell = ("@" + format(at, ".1f") if at is not None else "") + (" +" + format(own, ".1f") if own is not None else "")
                     row += f"{cell.strip():>24}"
             lines.append(row)
-        lines.append("units of note: started-active (took)")
+        lines.append("units of note: started-active (took), from the kernel's start")
         for unit in NOTE:
             row = f"  {unit.replace(chr(92) + 'x2d', '-')[:46]:46}"
             for f in figs:
