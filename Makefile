@@ -548,6 +548,16 @@ install: deps
 	$(DEPLOY_BUILD)
 	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
 
+## The address on the display against a real kernel (root): a network
+## namespace with veth interfaces, addresses added with ip(8), the scroll
+## seen in the traces of tock run (mock backend) and tock sim in tmux
+## (Tests/network/; about 30 s of real time).
+.PHONY: address-test
+address-test:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) iproute2"
+	$(SWIFT) build --product tock
+	$(SUDO) bash Tests/network/address-display-test.sh .build/debug/tock
+
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: $(DEB_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian apt-utils gnupg"
