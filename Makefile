@@ -82,8 +82,9 @@ test: deps
 
 ## make test's Swift tests and quick checks (after its build): the Swift
 ## tests, the module graph and imports, the simulator in a real terminal,
-## the hardware guide against the code, the benchmark's analysis and the
-## TM1637 wire decoder on synthetic traces.
+## the hardware guide against the code, the benchmark's analysis, the
+## TM1637 wire decoder on synthetic traces, and the image's Imager
+## repository file and card config.yaml writers on fake files.
 .PHONY: swift-test checks
 swift-test:
 	$(SWIFT) test --skip-build
@@ -93,6 +94,7 @@ checks:
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
+	cd Tests/image && PYTHONDONTWRITEBYTECODE=1 TOCK=$(CURDIR)/.build/debug/tock python3 -m unittest test_os_list test_card_config
 
 ## With PACKAGES_BUILT=1 (make test's lanes, after its packages stage) the
 ## stages that test a package take the one already in .build/deb instead
@@ -161,6 +163,7 @@ WEB_EXAMPLES ?= 25
 web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python timers_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python page_texts_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(SUDO) python3 slots_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web

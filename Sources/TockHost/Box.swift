@@ -102,11 +102,17 @@ public final class Box {
             service.addStatusFields { $0.light = BoxStatus.Light(lux: nil, level: nil, problem: problem) }
         }
         if let light { service.addStatusFields { $0.light = light.status } }
+        var watch: NetworkWatch?
         do {
-            network = setup.watchAddresses ? try NetworkWatch(shell: shell, loop: loop, log: log) : nil
+            watch = setup.watchAddresses ? try NetworkWatch(shell: shell, loop: loop, log: log) : nil
         } catch {
             log.warning("network: no rtnetlink socket (\(error)); the address shows on the display only when Stop is held")
-            network = nil
+        }
+        network = watch
+        service.addStatusFields { [watch] s in
+            let name = watch?.last?.name ?? AddressWatch.localName()
+            s.host = name.hasSuffix(".local") ? String(name.dropLast(6)) : name
+            s.addresses = watch?.last?.addresses
         }
         if let dir = setup.rtcDirectory {
             let rtc = RTCWatch(directory: dir, log: log)

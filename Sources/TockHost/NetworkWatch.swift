@@ -16,7 +16,8 @@ final class NetworkWatch {
     private let loop: any EventLoop
     private let log: Logger
     private var watching = false
-    private var last: NetworkIdentity?
+    /// What was last reported.
+    private(set) var last: NetworkIdentity?
 
     init(shell: Shell, loop: any EventLoop, log: Logger) throws {
         watch = try AddressWatch()
