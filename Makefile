@@ -482,10 +482,18 @@ systemd-test-arm64: $(DEB_ARM64_PREREQ)
 ## .cache/image/ by its package set; its maintainer scripts run under
 ## qemu-user (binfmt_misc, mounted when it is not).
 .PHONY: image image-smoke image-test image-soak image-repro image-base-background repo
-IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs
+## Beside the image: tock-<version>-imager.json, Raspberry Pi Imager's
+## repository file (`rpi-imager --repo FILE`), with tock-icon.png.
+## IMAGE_REPO_URL: the apt repository the box upgrades from (make repo's
+## top; TOCK_REPO_URL is its older name); without it, none, which the box
+## says in tock status and on its page (docs/updates.md). IMAGE_BASE_URL:
+## where the .img.xz will be served for Imager (default: file:// of
+## .build/image).
+IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs python3
 image: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
-	$(SUDO) bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
+	$(SUDO) IMAGE_REPO_URL="$(or $(IMAGE_REPO_URL),$(TOCK_REPO_URL))" IMAGE_BASE_URL="$(IMAGE_BASE_URL)" \
+		bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
 
 ## The image under QEMU's raspi3b (Tests/image/): first boot with a setup
 ## file, the page, a broken setup and its fix, power cuts (two in first
