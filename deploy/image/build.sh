@@ -201,19 +201,22 @@ echo ro > "$root/etc/default/raspi-extra-cmdline"
 # The buses tock's configuration needs: `tock setup apply` writes them to
 # tock-buses.txt on the boot partition, and the config.txt that the hook
 # writes now and at every upgrade includes that file (docs/raspberry-pi.md,
-# "Buses"; config.txt itself says "Do not modify").
-echo "include tock-buses.txt" > "$root/etc/default/raspi-firmware-custom"
+# "Buses"; config.txt itself says "Do not modify"). firmware-extra.txt is
+# the owner's, for what no configuration key names (an RTC's overlay): no
+# upgrade and no setup writes it.
+printf 'include tock-buses.txt\ninclude firmware-extra.txt\n' > "$root/etc/default/raspi-firmware-custom"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
 cp -a "$root/boot/firmware/." "$boot/"
 find "$root/boot/firmware" -mindepth 1 -delete
 install -d "$boot/tock"
 install -m 0644 "$R/tock-setup.txt" "$boot/tock-setup.txt"
+printf '# Raspberry Pi firmware lines of your own (config.txt includes this file;\n# no upgrade rewrites it), e.g. for an RTC: dtoverlay=i2c-rtc,ds3231\n# Applies from the next power-on. Buses for tock/config.yaml: not needed here.\n' > "$boot/firmware-extra.txt"
 # The package's configuration with comments true on the image (card-config.py).
 python3 "$here/card-config.py" "$repo/deploy/config.yaml" > "$boot/tock/config.yaml" || die "the card's config.yaml (deploy/image/card-config.py)"
 for f in "vmlinuz-$kver" "initrd.img-$kver" config.txt cmdline.txt; do [ -f "$boot/$f" ] || die "raspi-firmware left no $f in /boot/firmware"; done
 grep -q "root=PARTUUID=$DISKID-02" "$boot/cmdline.txt" || die "cmdline.txt does not name the root by PARTUUID: $(cat "$boot/cmdline.txt")"
-grep -qx "include tock-buses.txt" "$boot/config.txt" || die "config.txt does not include tock-buses.txt: $(cat "$boot/config.txt")"
+grep -qx "include firmware-extra.txt" "$boot/config.txt" && grep -qx "include tock-buses.txt" "$boot/config.txt" || die "config.txt does not include tock-buses.txt: $(cat "$boot/config.txt")"
 grep -Eq ' ro[[:space:]]*$' "$boot/cmdline.txt" || die "cmdline.txt does not end in ro: $(cat "$boot/cmdline.txt")"
 
 # ---------------------------------------------------------------- file systems
