@@ -562,7 +562,7 @@ install: deps
 ## The address on the display against a real kernel (root): a network
 ## namespace with veth interfaces, addresses added with ip(8), the scroll
 ## seen in the traces of tock run (mock backend) and tock sim in tmux
-## (Tests/network/; about 30 s of real time).
+## (Tests/network/; about 40 s of real time).
 .PHONY: address-test
 address-test:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) iproute2"

@@ -47,8 +47,13 @@ final class NetworkWatch {
         report()
     }
 
+    /// At most this many addresses are kept (the status's list; the
+    /// display shows three): a box with hundreds of addresses is a
+    /// misconfiguration, and the status must stay one short line.
+    static let keptAddresses = 16
+
     private func report() {
-        let identity = NetworkIdentity(addresses: AddressWatch.addresses(), name: AddressWatch.localName())
+        let identity = NetworkIdentity(addresses: Array(AddressWatch.addresses().prefix(Self.keptAddresses)), name: AddressWatch.localName())
         guard identity != last else { return }
         if last != nil || !identity.addresses.isEmpty {
             log.info("network: \(identity.addresses.isEmpty ? "no IPv4 address" : identity.addresses.joined(separator: ", ")) (\(identity.name))")

@@ -7,7 +7,8 @@
 # mock` (the service's wiring, buttons through --mock-input) and `tock sim`
 # in a real terminal (tmux). Loopback and link-local addresses do not
 # scroll; an address that appears during a count waits for the reset; Stop
-# held in ready shows it again. Real time: about 20 s, every wait bounded.
+# held in ready shows it again; 300 addresses at once leave tock answering
+# with at most 16 in its status. Real time: about 40 s, every wait bounded.
 #
 #   Tests/network/address-display-test.sh [TOCK]
 set -euo pipefail
@@ -68,7 +69,7 @@ shown() {
 
 # ------------------------------------------------------------ tock run, mock backend
 mkfifo "$work/in"
-"$tock" run --backend mock --config "$work/config.yaml" --state "$work/state.json" \
+"$tock" run --backend mock --config "$work/config.yaml" --state "$work/state.json" --socket "$work/control.sock" \
   --trace "$work/run.jsonl" --mock-input "$work/in" > "$work/run.log" 2>&1 &
 pids+=($!)
 exec 3<>"$work/in"  # held open: tock's reads never see the writer gone
@@ -113,6 +114,22 @@ wait_for "$trace" '"address".*10.99.0.1' "the waiting address after the reset" 3
 ok "10.99.0.1 added during a count: it scrolls once the count is reset, not before"
 grep -q "display: the address scrolls: 10.77.0.5" "$work/run.log" || fail "the log does not say the address scrolled: $(tail -5 "$work/run.log")"
 ok "the log says what scrolled"
+
+# A flood: 300 addresses added as fast as ip(8) goes. tock keeps answering,
+# its status lists at most 16, and the display ends on the timer.
+"$tock" status --socket "$work/control.sock" | grep -q "address 10.77.0.5, 10.88.0.1, 10.99.0.1" \
+  || fail "tock status does not list the addresses: $("$tock" status --socket "$work/control.sock")"
+ok "tock status lists the addresses"
+before=$(count "$trace" '"address"')
+ip -batch - <<<"$(for i in $(seq 1 300); do echo "addr add 10.66.$((i / 200)).$((i % 200 + 1))/32 dev dum1"; done)"
+for _ in $(seq 1 50); do [ "$(count "$trace" '"address"')" -gt "$before" ] && break; sleep 0.1; done
+[ "$(count "$trace" '"address"')" -gt "$before" ] || fail "the flood's new addresses did not scroll"
+status=$("$tock" status --socket "$work/control.sock")
+n=$(echo "$status" | grep -o '10\.[0-9]*\.[0-9]*\.[0-9]*' | wc -l)
+[ "$n" -le 16 ] || fail "tock status lists $n addresses after the flood, not at most 16: $status"
+shown "$trace" "00:20" "the timer's display after the flood"
+ok "300 addresses at once: tock answers, its status lists $n, the display is the timer's again"
+ip addr flush dev dum1
 
 # ------------------------------------------------------------ tock sim in a terminal
 ip addr flush dev dum1
