@@ -58,27 +58,32 @@ demo-sim: build
 ## MQTT link and Home Assistant, the deployment files and both packages,
 ## the real-kernel GPIO tests under QEMU (amd64 and arm64), the amd64
 ## package booted under systemd in QEMU, and the Raspberry Pi image booted,
-## cut and upgraded under QEMU (image-smoke). The build and the packages
-## come first, once; then three lanes of stages run side by side
-## (.ci/lanes), the image's (the longest) first in its own lane and the
-## other two at nice 5, the page's connection slots under attack after the
-## image, when the others are done, each boot paid once (docs/testing.md, "Which boot
-## proves what"). The Debian 13 arm64 root of the image is made beside the
-## build (image-base-background). Every stage prints its time, and the run
-## ends with the table (docs/testing.md, "Budget").
+## cut and upgraded under QEMU (image-smoke). Three lanes of stages run side
+## by side (.ci/lanes): the arm64 package and then the image's boots (the
+## longest) at normal priority; at nice 5, the debug build, the amd64
+## package, the Swift tests, Home Assistant, the deployment files and
+## systemd in one lane, and the broker, the GPIO VMs and the page in the
+## other, each of these waiting (@STAGE) for the build it uses. Every boot is paid once (docs/testing.md, "Which boot proves
+## what"). The Debian 13 arm64 root of the image is made beside them
+## (image-base-background). Every stage prints its time, and the run ends
+## with the table (docs/testing.md, "Budget").
 STAGE := bash .ci/stage
 LANE_FLAGS := PACKAGES_BUILT=1 VM_TEST_V2=0 HA_WINDOW=15
 test: deps
 	@$(STAGE) --reset
 	$(MAKE) --no-print-directory image-base-background
-	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	$(STAGE) packages $(MAKE) --no-print-directory deb-arm64 deb
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
-		"arm: image-smoke web-test" \
-		"home/5: swift-test checks ha-test deploy-test systemd-test" \
-		"link/5: mqtt-test vm-test vm-test-arm64" \
+		"arm: deb-arm64 image-smoke" \
+		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test" \
+		"link/5: @test-build mqtt-test @deb vm-test @deb-arm64 vm-test-arm64 web-test" \
 		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
+
+## make test's debug build of every product and test (the other stages
+## take their programs from it), with the import check.
+.PHONY: test-build
+test-build: deps
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 
 ## make test's Swift tests and quick checks (after its build): the Swift
 ## tests, the module graph and imports, the simulator in a real terminal,
@@ -115,8 +120,7 @@ build: deps
 ## checks (module graph, imports, the hardware guide against the code) and
 ## the simulator in a real terminal. `make test` is the whole suite and CI's.
 .PHONY: check
-check: deps
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+check: test-build
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory checks
 
