@@ -146,6 +146,22 @@ import Testing
         #expect(v.core.scroll == nil)
     }
 
+    @Test func whileTheIdleClockShowsAHeldStopOnlyWakesTheTimerView() {
+        var s = Settings.timer()
+        s.display.idleClock = true
+        s.display.idleAfter = .seconds(30)
+        var v = box(s)
+        report(&v, ["10.1.2.3"], at: 1)
+        v.run(to: 60)  // the scroll is long over; the idle clock shows
+        #expect(v.display != "05:00")
+        v.press(.stop, at: 60, hold: 1.5)
+        v.run(to: 62)
+        #expect(shownLines(v).count == 1)  // the one at 1 s only
+        #expect(v.display == "05:00")
+        v.press(.stop, at: 63, hold: 1.2)  // now on the timer view
+        #expect(shownLines(v).count == 2)
+    }
+
     @Test func theDisplaysMeaningIsTheWholeLine() {
         var v = box()
         report(&v, ["192.168.1.20"], at: 5)
