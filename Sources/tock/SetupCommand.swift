@@ -11,7 +11,7 @@ struct SetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "The box's setup from the boot partition: tock-setup.txt and Raspberry Pi Imager's rpi-preseed.toml.",
-        subcommands: [Apply.self, Check.self, Notice.self]
+        subcommands: [Apply.self, Check.self, Notice.self, HotspotCommand.self]
     )
 
     /// Nanoseconds on the monotonic clock since the command began.
@@ -108,7 +108,7 @@ struct LinuxSetupSystem: SetupSystem {
 
     /// Through boot-rw: the FAT is writable for this write only.
     func writeBootLog(_ text: String, to path: String) {
-        let tmp = "/run/tock-image/setup-log.txt"
+        let tmp = "/run/tock-image/" + (path as NSString).lastPathComponent
         guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
         let dir = (path as NSString).deletingLastPathComponent
         _ = Self.run("/usr/lib/tock-image/boot-rw", ["sh", "-c", "mkdir -p \"$1\" && cp \"$2\" \"$3.tmp\" && mv \"$3.tmp\" \"$3\"", "log", dir, tmp, path])
