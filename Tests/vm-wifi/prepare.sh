@@ -8,7 +8,8 @@
 #             the image has it; the phone's too), hostapd (the home
 #             router), dnsmasq-base (the router's DHCP server), iw,
 #             wireless-regdb, curl and udhcpc (the phone), and the
-#             kernel's mac80211_hwsim with cfg80211 and mac80211 from the
+#             kernel's mac80211_hwsim with cfg80211 and mac80211 (and the
+#             ciphers CCMP and GCMP ask the crypto API for: ccm, gcm, cmac) from the
 #             same linux-image package, found by modprobe (depmod)
 #
 # Prints the cache directory on stdout. Needs root (chroot, apt-get).
@@ -24,7 +25,7 @@ vms=$repo/.cache/vm-systemd
 kdir=$repo/.cache/vm/kernel/current
 release=$(basename "$(readlink -f "$kdir")")
 packages="wpasupplicant hostapd dnsmasq-base iw wireless-regdb curl udhcpc iproute2"
-modules="mac80211_hwsim"
+modules="mac80211_hwsim ccm cmac gcm ghash_generic seqiv"
 key=$( { cat "$vms/rootfs/.done"; echo "$release $packages $modules"; cat "$0"; } | md5sum | cut -c1-12)
 cache=$repo/.cache/vm-wifi-$key
 if [ -e "$cache/rootfs/.done" ]; then say "root file system: cached ($cache)"; echo "$cache"; exit 0; fi
