@@ -1,4 +1,4 @@
-import Foundation
+import TockLinux
 import TockSetup
 
 /// The setup hotspot's page (`tock-web hotspot`, docs/raspberry-pi.md):
@@ -70,11 +70,10 @@ public final class HotspotPage: WebSite, @unchecked Sendable {
         case .failure(let e):
             return page(status: 400, notice: .error(e.description))
         case .success(let w):
-            let tmp = "\(spool)/request.tmp"
-            unlink(tmp)
-            guard FileManager.default.createFile(atPath: tmp, contents: Data(WifiRequest.text(w).utf8), attributes: [.posixPermissions: 0o600]),
-                  rename(tmp, "\(spool)/request") == 0 else {
-                log("cannot write \(spool)/request: errno \(errno)")
+            do throws(FileError) {
+                try DurableFile.replace("\(spool)/request", with: Array(WifiRequest.text(w).utf8))
+            } catch {
+                log("cannot write \(spool)/request: \(error)")
                 return page(status: 500, notice: .error("the box could not keep the setting; try again"))
             }
             log("a Wi-Fi setting was sent for \(VisibleText.quoted(w.ssid, limit: 32))")
@@ -91,9 +90,8 @@ public final class HotspotPage: WebSite, @unchecked Sendable {
     enum Notice { case error(String) }
 
     func page(status: Int, notice: Notice?) -> WebReply {
-        let heard = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: networks)))
-            .flatMap { h in defer { try? h.close() }; return try? h.read(upToCount: 16 * 1024) }
-            .map { ScannedNetwork.read(file: [UInt8]($0)) } ?? []
+        // Read anew for each page, at most 16 KiB (40 networks take under 4).
+        let heard = ((try? DurableFile.read(networks, limit: 16 * 1024)) ?? nil).map { ScannedNetwork.read(file: $0) } ?? []
         var list = ""
         for (i, n) in heard.enumerated() {
             let name = Self.html(VisibleText.visible(n.ssid, limit: 32))
