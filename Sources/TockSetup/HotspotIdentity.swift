@@ -10,6 +10,9 @@ public struct HotspotIdentity: Equatable, Sendable {
     public var passphrase: [UInt8]
 
     public static let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789".utf8)
+    /// What the display shows while the hotspot opens (a notice, 300 s):
+    /// every glyph one the 7-segment font has.
+    public static let notice = "AP on"
     /// The address of the box on its hotspot (and the page's).
     public static let address = "192.168.4.1"
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Glibc
 import TockControl
 import TockCore
@@ -48,7 +47,7 @@ struct HotspotCommand: ParsableCommand {
             case nil: break
             }
             if policy.state != last, action == nil {
-                HotspotRadio.log("\(policy.state)".replacingOccurrences(of: "TockCore.", with: "") + " (\(o))")
+                HotspotRadio.log("\(policy.state) (\(o))")
             }
             last = policy.state
             Glibc.sleep(1)
@@ -69,7 +68,26 @@ struct HotspotRadio {
     var stateFile: String { "\(paths.run)/hotspot" }
     static let page = "tock-hotspot-page.service"
 
-    static func log(_ s: String) { FileHandle.standardError.write(Data("tock-hotspot: \(s)\n".utf8)) }
+    static func log(_ s: String) {
+        let line = Array("tock-hotspot: \(s)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// A file's bytes (a regular file, no link followed), nil when absent or unreadable.
+    static func contents(_ path: String, limit: Int = 1 << 16) -> [UInt8]? { (try? DurableFile.read(path, limit: limit)) ?? nil }
+
+    static func names(in directory: String) -> [String] {
+        guard let d = opendir(directory) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
+    }
 
     func wpa(_ args: String...) -> (status: Int32, output: String) {
         LinuxSetupSystem.run("/usr/sbin/wpa_cli", ["-p", "/run/wpa_supplicant", "-i", interface] + args)
@@ -91,15 +109,21 @@ struct HotspotRadio {
             }
             freeifaddrs(list)
         }
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: "/sys/class/net")) ?? [] where name != "lo" && name != interface {
+        for name in Self.names(in: "/sys/class/net") where name != "lo" && name != interface {
             let dir = "/sys/class/net/\(name)"
-            guard fm.fileExists(atPath: "\(dir)/device"), !fm.fileExists(atPath: "\(dir)/phy80211"), !fm.fileExists(atPath: "\(dir)/wireless") else { continue }
-            if fm.contents(atPath: "\(dir)/carrier").map({ $0.first == UInt8(ascii: "1") }) == true { o.carrier = true }
+            guard Self.exists("\(dir)/device"), !Self.exists("\(dir)/phy80211"), !Self.exists("\(dir)/wireless") else { continue }
+            // sysfs attributes are read with read(2) like any file (their size shows as 4096).
+            let fd = Glibc.open("\(dir)/carrier", O_RDONLY | O_CLOEXEC)
+            if fd >= 0 {
+                var c: UInt8 = 0
+                if read(fd, &c, 1) == 1, c == UInt8(ascii: "1") { o.carrier = true }
+                close(fd)
+            }
         }
-        o.wifiDevice = fm.fileExists(atPath: "/sys/class/net/\(interface)/phy80211")
-        let conf = fm.contents(atPath: wpaConf).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        o.wifiConfigured = conf.components(separatedBy: "network={").count - conf.components(separatedBy: "  mode=2\n").count >= 1
+        o.wifiDevice = Self.exists("/sys/class/net/\(interface)/phy80211")
+        // A network besides the hotspot's (the one with mode=2) in the file `tock setup apply` wrote.
+        let conf = (Self.contents(wpaConf) ?? []).split(separator: 0x0A)
+        o.wifiConfigured = conf.filter { $0.elementsEqual("network={".utf8) }.count - conf.filter { $0.elementsEqual("  mode=2".utf8) }.count >= 1
         if open {
             o.clients = wpa("all_sta").output.split(separator: "\n").filter { $0.count == 17 && $0.filter { $0 == ":" }.count == 5 }.count
         }
@@ -110,20 +134,26 @@ struct HotspotRadio {
     /// on /data and applied. True when a setting was taken.
     func takeRequest() -> Bool {
         let path = "\(spool)/request"
-        guard let bytes = Self.readRegular(path, limit: WifiRequest.limit + 1) else { return false }
+        guard Self.exists(path) else { return false }
+        // No link followed, no FIFO waited on, at most the limit: whatever
+        // the page's user leaves there.
+        let read = Result { () throws(FileError) in try DurableFile.read(path, limit: WifiRequest.limit) }
         unlink(path)
-        switch WifiRequest.parse(bytes) {
+        guard case .success(let got?) = read else {
+            if case .failure(let e) = read { Self.log("the page's request is refused: \(e)") }
+            return false
+        }
+        switch WifiRequest.parse(got) {
         case .failure(let e):
             Self.log("the page's request is refused: \(e)")
             return false
         case .success(let (w, _)):
-            let files = FileManager.default.contents(atPath: paths.filesWifi)
-                .flatMap { WifiRequest.hex64($0.prefix(16)) } ?? WifiRequest.fingerprint(nil)
-            let tmp = paths.pageWifi + ".tmp"
-            unlink(tmp)
-            guard FileManager.default.createFile(atPath: tmp, contents: Data(WifiRequest.text(w, replaces: files).utf8),
-                                                 attributes: [.posixPermissions: 0o600]), rename(tmp, paths.pageWifi) == 0 else {
-                Self.log("cannot keep the page's Wi-Fi in \(paths.pageWifi): errno \(errno)")
+            let files = Self.contents(paths.filesWifi).flatMap { WifiRequest.hex64($0.prefix(16)) } ?? WifiRequest.fingerprint(nil)
+            do throws(FileError) {
+                try DurableFile.replace(paths.pageWifi, with: Array(WifiRequest.text(w, replaces: files).utf8))
+                chmod(paths.pageWifi, 0o600)  // the passphrase: root's only
+            } catch {
+                Self.log("cannot keep the page's Wi-Fi in \(paths.pageWifi): \(error)")
                 return false
             }
             Self.log("the page chose Wi-Fi \(VisibleText.quoted(w.ssid, limit: 32)); applying the setup again")
@@ -133,24 +163,6 @@ struct HotspotRadio {
         }
     }
 
-    /// A regular file's first `limit` bytes, never following a link or
-    /// waiting on a FIFO the page's user might leave there.
-    static func readRegular(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-        var out = [UInt8](repeating: 0, count: limit)
-        var n = 0
-        while n < limit {
-            let r = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + n, limit - n) }
-            if r <= 0 { break }
-            n += r
-        }
-        return Array(out.prefix(n))
-    }
-
     func open() {
         // The networks around, heard before the radio turns into the hotspot.
         _ = wpa("scan")
@@ -158,15 +170,15 @@ struct HotspotRadio {
         let heard = ScannedNetwork.parse(scanResults: Array(wpa("scan_results").output.utf8))
         write(ScannedNetwork.file(heard), to: networksFile)
         let r = wpa("select_network", "0")
-        Self.log("no network answers: opening the setup hotspot (\(heard.count) networks heard; wpa_cli: \(r.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
-        for _ in 0..<15 where !wpa("status").output.contains("mode=AP") { Glibc.sleep(1) }
+        Self.log("no network answers: opening the setup hotspot (\(heard.count) networks heard; wpa_cli: \(r.output.split(separator: "\n").joined(separator: " ")))")
+        for _ in 0..<15 where !wpa("status").output.split(separator: "\n").contains("mode=AP") { Glibc.sleep(1) }
         _ = LinuxSetupSystem.run("/usr/bin/networkctl", ["reconfigure", interface])
-        let id = FileManager.default.contents(atPath: paths.hotspotIdentity).flatMap { HotspotIdentity.parse([UInt8]($0)) }
+        let id = Self.contents(paths.hotspotIdentity).flatMap { HotspotIdentity.parse($0) }
         write("ssid=\(id.map { String(decoding: $0.ssid, as: UTF8.self) } ?? "")\naddress=\(HotspotIdentity.address)\n", to: stateFile)
         let s = LinuxSetupSystem.run("/usr/bin/systemctl", ["start", Self.page])
         if s.status != 0 { Self.log("systemctl start \(Self.page): \(s.output)") }
         // The display's hook: a notice while it opens (tock may not run: no matter).
-        _ = try? send(.notice(text: "HotSPot", seconds: 300), socket: socket)
+        _ = try? send(.notice(text: HotspotIdentity.notice, seconds: 300), socket: socket)
     }
 
     func join() {
@@ -180,10 +192,9 @@ struct HotspotRadio {
         _ = try? send(.noticeEnd, socket: socket)
     }
 
+    /// For the page's user to read: world-readable.
     func write(_ text: String, to path: String) {
-        let tmp = path + ".tmp"
-        unlink(tmp)
-        guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644]) else { return }
-        rename(tmp, path)
+        guard (try? DurableFile.replace(path, with: Array(text.utf8))) != nil else { return Self.log("cannot write \(path)") }
+        chmod(path, 0o644)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TockCore
 @testable import TockSetup
 
 /// The page's Wi-Fi request, the scan list and the hotspot's identity.
@@ -98,5 +99,9 @@ struct WifiRequestTests {
         #expect(HotspotIdentity.parse(Array("ssid = Tock\npassphrase = short\n".utf8)) == nil)
         #expect(HotspotIdentity.parse(Array("ssid = Tock-ABCD\npassphrase = has space in\n".utf8)) == nil)
         #expect(HotspotIdentity.parse(Array(String(repeating: "x", count: 300).utf8)) == nil)
+    }
+
+    @Test func theNoticeIsShownAsWritten() {
+        #expect(HotspotIdentity.notice.count <= 8 && HotspotIdentity.notice.allSatisfy { SevenSegmentFont.glyphs[$0] != nil })
     }
 }
