@@ -74,6 +74,13 @@ public struct HotspotPolicy: Sendable {
 
     public var isOpen: Bool { if case .hotspot = state { true } else { false } }
 
+    /// The radio did not become the hotspot (the driver refused, a scan
+    /// stuck): the configured network is joined again (`.join` carried
+    /// out by the caller) and the hotspot tried after the wait once more.
+    public mutating func openFailed(now: Instant) {
+        state = .waiting(since: now)
+    }
+
     public mutating func step(_ o: Observation, now: Instant) -> Action? {
         switch state {
         case .online:

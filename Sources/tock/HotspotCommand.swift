@@ -42,7 +42,12 @@ struct HotspotCommand: ParsableCommand {
             if policy.isOpen { o.newSetting = radio.takeRequest() }
             let action = policy.step(o, now: clock.now().monotonic)
             switch action {
-            case .open?: radio.open()
+            case .open?:
+                if !radio.open() {
+                    HotspotRadio.log("the radio did not become the hotspot; joining the configured network again, the hotspot tried again after the wait")
+                    radio.join()
+                    policy.openFailed(now: clock.now().monotonic)
+                }
             case .join?: radio.join()
             case nil: break
             }
@@ -163,7 +168,8 @@ struct HotspotRadio {
         }
     }
 
-    func open() {
+    /// False when the radio did not become the access point within 15 s.
+    func open() -> Bool {
         // The networks around, heard before the radio turns into the hotspot.
         _ = wpa("scan")
         Glibc.sleep(5)
@@ -171,7 +177,13 @@ struct HotspotRadio {
         write(ScannedNetwork.file(heard), to: networksFile)
         let r = wpa("select_network", "0")
         Self.log("no network answers: opening the setup hotspot (\(heard.count) networks heard; wpa_cli: \(r.output.split(separator: "\n").joined(separator: " ")))")
-        for _ in 0..<15 where !wpa("status").output.split(separator: "\n").contains("mode=AP") { Glibc.sleep(1) }
+        var ap = false
+        for _ in 0..<15 {
+            let status = wpa("status").output.split(separator: "\n")
+            if status.contains("mode=AP") && status.contains("wpa_state=COMPLETED") { ap = true; break }
+            Glibc.sleep(1)
+        }
+        guard ap else { return false }
         _ = LinuxSetupSystem.run("/usr/bin/networkctl", ["reconfigure", interface])
         let id = Self.contents(paths.hotspotIdentity).flatMap { HotspotIdentity.parse($0) }
         write("ssid=\(id.map { String(decoding: $0.ssid, as: UTF8.self) } ?? "")\naddress=\(HotspotIdentity.address)\n", to: stateFile)
@@ -179,6 +191,7 @@ struct HotspotRadio {
         if s.status != 0 { Self.log("systemctl start \(Self.page): \(s.output)") }
         // The display's hook: a notice while it opens (tock may not run: no matter).
         _ = try? send(.notice(text: HotspotIdentity.notice, seconds: 300), socket: socket)
+        return true
     }
 
     func join() {

@@ -113,4 +113,14 @@ struct HotspotPolicyTests {
         var q = HotspotPolicy(now: Instant(nanoseconds: Int64.min / 2))
         #expect(q.step(O(wifiConfigured: true), now: Instant(nanoseconds: Int64.min / 2 + 89_999_999_999)) == nil)
     }
+
+    /// The radio refused to become the hotspot: back to waiting, tried again after the wait.
+    @Test func aFailedOpeningIsTriedAgain() {
+        var p = HotspotPolicy(now: Self.at(0))
+        #expect(Self.run(&p, O(wifiConfigured: true), from: 0, to: 90).map(\.0) == [90])
+        p.openFailed(now: Self.at(105))
+        #expect(!p.isOpen)
+        let acts = Self.run(&p, O(wifiConfigured: true), from: 106, to: 300)
+        #expect(acts.map(\.0) == [195] && acts.first?.1 == .open)
+    }
 }

@@ -9,7 +9,8 @@
 #             router), dnsmasq-base (the router's DHCP server), iw,
 #             wireless-regdb, curl and udhcpc (the phone), and the
 #             kernel's mac80211_hwsim with cfg80211 and mac80211 (and the
-#             ciphers CCMP and GCMP ask the crypto API for: ccm, gcm, cmac) from the
+#             ciphers CCMP and GCMP ask the crypto API for: ccm, gcm, cmac;
+#             veth for a cable to another namespace) from the
 #             same linux-image package, found by modprobe (depmod)
 #
 # Prints the cache directory on stdout. Needs root (chroot, apt-get).
@@ -25,7 +26,7 @@ vms=$repo/.cache/vm-systemd
 kdir=$repo/.cache/vm/kernel/current
 release=$(basename "$(readlink -f "$kdir")")
 packages="wpasupplicant hostapd dnsmasq-base iw wireless-regdb curl udhcpc iproute2"
-modules="mac80211_hwsim ccm cmac gcm ghash_generic seqiv"
+modules="mac80211_hwsim ccm cmac gcm ghash_generic seqiv veth"
 key=$( { cat "$vms/rootfs/.done"; echo "$release $packages $modules"; cat "$0"; } | md5sum | cut -c1-12)
 cache=$repo/.cache/vm-wifi-$key
 if [ -e "$cache/rootfs/.done" ]; then say "root file system: cached ($cache)"; echo "$cache"; exit 0; fi
