@@ -58,32 +58,38 @@ demo-sim: build
 ## MQTT link and Home Assistant, the deployment files and both packages,
 ## the real-kernel GPIO tests under QEMU (amd64 and arm64), the amd64
 ## package booted under systemd in QEMU, and the Raspberry Pi image booted,
-## cut and upgraded under QEMU (image-smoke). The build and the packages
-## come first, once; then three lanes of stages run side by side
-## (.ci/lanes), the image's (the longest) first in its own lane and the
-## other two at nice 5, the page's connection slots under attack after the
-## image, when the others are done, each boot paid once (docs/testing.md, "Which boot
-## proves what"). The Debian 13 arm64 root of the image is made beside the
-## build (image-base-background). Every stage prints its time, and the run
-## ends with the table (docs/testing.md, "Budget").
+## cut and upgraded under QEMU (image-smoke). Three lanes of stages run side
+## by side (.ci/lanes): the arm64 package and then the image's boots (the
+## longest) at normal priority; at nice 5, the debug build, the amd64
+## package, the Swift tests, Home Assistant, the deployment files and
+## systemd in one lane, and the broker, the GPIO VMs and the page in the
+## other, each of these waiting (@STAGE) for the build it uses. Every boot is paid once (docs/testing.md, "Which boot proves
+## what"). The Debian 13 arm64 root of the image is made beside them
+## (image-base-background). Every stage prints its time, and the run ends
+## with the table (docs/testing.md, "Budget").
 STAGE := bash .ci/stage
 LANE_FLAGS := PACKAGES_BUILT=1 VM_TEST_V2=0 HA_WINDOW=15
 test: deps
 	@$(STAGE) --reset
 	$(MAKE) --no-print-directory image-base-background
-	$(STAGE) build $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	$(STAGE) packages $(MAKE) --no-print-directory deb-arm64 deb
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
-		"arm: image-smoke web-test" \
-		"home/5: swift-test checks ha-test deploy-test systemd-test" \
-		"link/5: mqtt-test vm-test vm-test-arm64" \
+		"arm: deb-arm64 image-smoke" \
+		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test" \
+		"link/5: @test-build mqtt-test address-test @deb vm-test @deb-arm64 vm-test-arm64 web-test" \
 		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
 
+## make test's debug build of every product and test (the other stages
+## take their programs from it), with the import check.
+.PHONY: test-build
+test-build: deps
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+
 ## make test's Swift tests and quick checks (after its build): the Swift
 ## tests, the module graph and imports, the simulator in a real terminal,
-## the hardware guide against the code, the benchmark's analysis and the
-## TM1637 wire decoder on synthetic traces.
+## the hardware guide against the code, the benchmark's analysis, the
+## TM1637 wire decoder on synthetic traces, and the image's Imager
+## repository file and card config.yaml writers on fake files.
 .PHONY: swift-test checks
 swift-test:
 	$(SWIFT) test --skip-build
@@ -93,6 +99,7 @@ checks:
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
 	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
+	cd Tests/image && PYTHONDONTWRITEBYTECODE=1 TOCK=$(CURDIR)/.build/debug/tock python3 -m unittest test_os_list test_card_config
 
 ## With PACKAGES_BUILT=1 (make test's lanes, after its packages stage) the
 ## stages that test a package take the one already in .build/deb instead
@@ -113,8 +120,7 @@ build: deps
 ## checks (module graph, imports, the hardware guide against the code) and
 ## the simulator in a real terminal. `make test` is the whole suite and CI's.
 .PHONY: check
-check: deps
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+check: test-build
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory checks
 
@@ -161,6 +167,7 @@ WEB_EXAMPLES ?= 25
 web-test: web-venv
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python timers_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
+	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python page_texts_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python fuzz_api.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web \
 		$(WEB_VENV)/bin/schemathesis $(WEB_EXAMPLES)
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(SUDO) python3 slots_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web
@@ -479,10 +486,18 @@ systemd-test-arm64: $(DEB_ARM64_PREREQ)
 ## .cache/image/ by its package set; its maintainer scripts run under
 ## qemu-user (binfmt_misc, mounted when it is not).
 .PHONY: image image-smoke image-test image-soak image-repro image-base-background repo
-IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs
+## Beside the image: tock-<version>-imager.json, Raspberry Pi Imager's
+## repository file (`rpi-imager --repo FILE`), with tock-icon.png.
+## IMAGE_REPO_URL: the apt repository the box upgrades from (make repo's
+## top; TOCK_REPO_URL is its older name); without it, none, which the box
+## says in tock status and on its page (docs/updates.md). IMAGE_BASE_URL:
+## where the .img.xz will be served for Imager (default: file:// of
+## .build/image).
+IMAGE_HOST_PACKAGES := mmdebstrap qemu-user-static binfmt-support arch-test dosfstools mtools fdisk bmap-tools apt-utils xz-utils e2fsprogs python3
 image: deb-arm64
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(IMAGE_HOST_PACKAGES)"
-	$(SUDO) bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
+	$(SUDO) IMAGE_REPO_URL="$(or $(IMAGE_REPO_URL),$(TOCK_REPO_URL))" IMAGE_BASE_URL="$(IMAGE_BASE_URL)" \
+		bash deploy/image/build.sh $$(ls -t .build/deb/tock_*_arm64.deb | head -1) .build/image
 
 ## The image under QEMU's raspi3b (Tests/image/): first boot with a setup
 ## file, the page, a broken setup and its fix, power cuts (two in first
@@ -547,6 +562,16 @@ repo:
 install: deps
 	$(DEPLOY_BUILD)
 	$(SUDO) bash deploy/install.sh --binary .build-release/release/tock
+
+## The address on the display against a real kernel (root): a network
+## namespace with veth interfaces, addresses added with ip(8), the scroll
+## seen in the traces of tock run (mock backend) and tock sim in tmux
+## (Tests/network/; about 40 s of real time).
+.PHONY: address-test
+address-test:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) iproute2"
+	$(SWIFT) build --product tock
+	$(SUDO) bash Tests/network/address-display-test.sh .build/debug/tock
 
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: $(DEB_PREREQ)

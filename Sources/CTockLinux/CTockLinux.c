@@ -62,3 +62,26 @@ int tock_lookup_end(void *lookup) {
 const char *tock_lookup_error(int error) { return gai_strerror(error); }
 
 int tock_lookup_in_progress(int error) { return error == EAI_INPROGRESS; }
+
+// ------------------------------------------------------------ rtnetlink
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int tock_ipv4_address_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address = {0};
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = RTMGRP_IPV4_IFADDR;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}

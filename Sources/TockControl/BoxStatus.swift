@@ -65,6 +65,10 @@ public struct BoxStatus: Sendable, Equatable {
     public var light: Light?
     /// What the daily update check found (docs/updates.md), once it ran.
     public var update: UpdateCheck?
+    /// The box's host name (`kitchen`: the page's title and header) and
+    /// its IPv4 addresses (loopback and link-local left out), when known.
+    public var host: String?
+    public var addresses: [String]?
 
     public struct Light: Sendable, Equatable {
         public var lux: Int?
@@ -270,6 +274,8 @@ public struct BoxStatus: Sendable, Equatable {
         if timeUnverified { s["time_unverified"] = true }
         if let light { s["light"] = light.object }
         if let update { s["update"] = update.fields }
+        if let host { s["host"] = host }
+        if let addresses { s["addresses"] = addresses }
         return s
     }
 
@@ -320,6 +326,8 @@ public struct BoxStatus: Sendable, Equatable {
         timeUnverified = o["time_unverified"] as? Bool ?? false
         light = (o["light"] as? [String: Any]).map(Light.init)
         update = (o["update"] as? [String: String]).flatMap(UpdateCheck.init(fields:))
+        host = o["host"] as? String
+        addresses = o["addresses"] as? [String]
     }
 }
 

@@ -15,6 +15,8 @@ public struct DisplayMeaning: Equatable, Sendable {
 
 extension Machine {
     public func displayMeaning(at now: Now) -> DisplayMeaning {
+        // The whole line, not each step of it (one change, not thirty).
+        if let s = scroll, scrollShowing(at: now.monotonic) { return DisplayMeaning(text: s.line, blinking: false) }
         let p = presentation(at: now)
         var content = p.content
         switch content {

@@ -45,6 +45,9 @@ extension Machine {
         case ambientLight(Double?)
         /// `tock timer add|pause|resume|cancel`: an extra timer.
         case timer(ExtraTimers.Request)
+        /// The network watcher's report: the box's IPv4 addresses and its
+        /// `.local` name, after any change (Machine+Address.swift).
+        case network(NetworkIdentity)
     }
 
     /// Something for the shell to do.
@@ -76,6 +79,8 @@ extension Machine {
         indirect case timers(ExtraTimers)
         /// An extra timer reached zero and rings (or waits to).
         case timerRang(String)
+        /// The address began to scroll across the display: its line.
+        case addressShown(String)
     }
 
     /// Why a request was refused, said so a person knows what to do.
@@ -123,6 +128,7 @@ extension Machine {
         let programEnds = program.intervalProgram?.named == true && alarms.ringingSince == nil
         buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         noteFocus(at: t)
+        let scrolled = settleScroll(at: t)
         let p = presentation(at: now)
 
         let frame = frame(p, at: now)
@@ -144,6 +150,7 @@ extension Machine {
             shown.timers = timers
         }
         for name in timersRang { out.append(.timerRang(name)) }
+        if let scrolled { out.append(.addressShown(scrolled)) }
         timersRang = []
         for n in notices { out.append(.alarm(n)) }
         notices = []
@@ -160,6 +167,7 @@ extension Machine {
         earliest(alarms.monotonicDeadline)
         earliest(panelDeadline(at: now))
         earliest(timersDeadline)
+        earliest(scrollEnd)
         var wall: WallTime? = alarms.wallDeadline
         switch program.nextDeadline(at: now) {
         case .monotonic(let d)?: earliest(d)

@@ -37,8 +37,9 @@ extension Machine {
     /// holding it opens the alarm list.
     func pressStyle(_ b: Button, at now: Now) -> PressStyle {
         let t = now.monotonic
-        if alarms.isRinging || browsing(at: t) || clockShowing(at: t) { return .onPress }
+        if alarms.isRinging || browsing(at: t) || clockShowing(at: t) || scrollShowing(at: t) { return .onPress }
         if let style = timerPressStyle(b, at: t) { return style }
+        if b == .stop, addressGestureAvailable { return .shortOrLong }
         if b == .reset, snoozeShowing(at: t) { return .onPress }
         if b == .start, canBrowse { return .shortOrLong }
         return program.pressStyle(b)
@@ -65,8 +66,12 @@ extension Machine {
             return
         }
         browse = nil
-        if fromPanel, waking { return }
+        if fromPanel, waking {
+            scroll = nil
+            return
+        }
         if routeToTimers(action, at: t, now: now) { return }
+        if action == .longPressed(.stop), addressGestureAvailable { return showAddress(at: t) }
         if b == .reset, snoozeShowing(at: t) {
             notices += alarms.dismiss()
             alarmChanged(at: t)
@@ -91,6 +96,7 @@ extension Machine {
             return
         }
         if waking {
+            scroll = nil
             program.noteSwitch(p)
             return
         }
@@ -116,6 +122,7 @@ extension Machine {
             return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
         }
         if let list = browse, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
+        if let p = scrollPresentation(at: t) { return p }
         if counts.active {
             if let name = label(at: t) { return Presentation(.text(name)) }
             if let i = counts.index { return presentation(of: timers.list[i], at: t) }

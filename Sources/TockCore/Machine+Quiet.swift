@@ -33,6 +33,7 @@ extension Machine {
         var monotonic = p.blink?.nextToggle(after: t)
         var wall: WallTime?
         if let l = labelDeadline(at: t) { monotonic = Instant.earliest(monotonic, l) }
+        if let s = scrollStep(after: t) { monotonic = Instant.earliest(monotonic, s) }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
             switch motion {
             case .monotonic: monotonic = min(monotonic ?? t + step, t + step)

@@ -206,7 +206,12 @@ extension Machine {
             note([], at: t)
             return true
         }
-        guard case .extra(let name) = f else { return false }
+        guard case .extra(let name) = f else {
+            // Paused with Stop, the box's own count stays shown (and the
+            // buttons stay on it) until stepped from, as an extra timer does.
+            if action == .pressed(.stop), program.stateName == .running { pick = .main }
+            return false
+        }
         do throws(Refusal) {
             switch action {
             case .pressed(.stop):

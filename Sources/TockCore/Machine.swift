@@ -80,6 +80,11 @@ public struct Machine: Sendable {
     /// A restore made while the wall clock was unverified, corrected once it
     /// is trusted (Machine+Provisional.swift).
     var provisional: ProvisionalRestore?
+    /// The box's addresses and name as the network watcher last reported
+    /// them (nil before its first report), and the address scrolling or
+    /// waiting to (Machine+Address.swift).
+    public internal(set) var network: NetworkIdentity?
+    var scroll: AddressScroll?
 
     struct Shown {
         var frame: Frame?
@@ -239,6 +244,9 @@ public struct Machine: Sendable {
             if let light, light.settings == ambient?.settings { ambient = light }
         case .ambientLight(let lux):
             if let lux { ambient?.read(lux, at: now.monotonic) } else { ambient?.lost() }
+        case .network(let identity):
+            catchUp(to: now)
+            noteNetwork(identity)
         case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming, .timer:
             let before = self
             do throws(Refusal) {
@@ -297,7 +305,8 @@ public struct Machine: Sendable {
                 // How each button acts is decided as it goes down, in the
                 // state the panel is in then.
                 let styles = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, pressStyle($0, at: now.at(t))) })
-                let waking = clockShowing(at: t)
+                // The idle clock or the address showing: the press only ends it.
+                let waking = clockShowing(at: t) || scrollShowing(at: t)
                 for (occurrence, when) in input.fireNext(at: due, style: { styles[$0]! }) {
                     let at = max(when, lastChange)
                     advanceProgram(to: now.at(max(at, processed)))

@@ -33,6 +33,10 @@ public final class Box {
         /// The daily update check's result (docs/updates.md); nil: beside
         /// the state file, when there is one.
         public var updateCheckPath: String?
+        /// Watch the kernel's IPv4 addresses (`NetworkWatch`): the
+        /// service and the interactive simulator; not the scripted one
+        /// nor the tests, whose displays must not depend on the machine.
+        public var watchAddresses = false
         /// The MQTT link for `mqtt:`; libmosquitto's unless a test brings its own.
         public var transport: (MqttConfig, any EventLoop, Logger) throws -> any MqttTransport = { try MqttClient(config: $0, loop: $1, log: $2) }
 
@@ -50,6 +54,8 @@ public final class Box {
     let service: ControlService
     /// Reads the light sensor (`light:`), when one was opened.
     let light: LightSampler?
+    /// The addresses for the display, when watched.
+    let network: NetworkWatch?
     private let devices: Devices
     private let log: Logger
     /// Called with the edges read from an input, before they are handled.
@@ -96,6 +102,18 @@ public final class Box {
             service.addStatusFields { $0.light = BoxStatus.Light(lux: nil, level: nil, problem: problem) }
         }
         if let light { service.addStatusFields { $0.light = light.status } }
+        var watch: NetworkWatch?
+        do {
+            watch = setup.watchAddresses ? try NetworkWatch(shell: shell, loop: loop, log: log) : nil
+        } catch {
+            log.warning("network: no rtnetlink socket (\(error)); the address shows on the display only when Stop is held")
+        }
+        network = watch
+        service.addStatusFields { [watch] s in
+            let name = watch?.last?.name ?? AddressWatch.localName()
+            s.host = name.hasSuffix(".local") ? String(name.dropLast(6)) : name
+            s.addresses = watch?.last?.addresses
+        }
         if let dir = setup.rtcDirectory {
             let rtc = RTCWatch(directory: dir, log: log)
             _ = rtc.rtc(at: loop.now())  // said in the log at the start
@@ -124,6 +142,7 @@ public final class Box {
     /// Buzzer off, the first frame, then the links.
     public func start() {
         shell.start()
+        network?.start()
         light?.start()
         mqtt?.start()
     }
@@ -134,6 +153,7 @@ public final class Box {
         mqtt?.close()
         shell.unwatch(devices.readers)
         light?.stop()
+        network?.stop()
         store?.save(shell.core.snapshot(at: loop.now()))
         shell.shutdown()
     }

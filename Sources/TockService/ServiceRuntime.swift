@@ -62,6 +62,7 @@ public final class ServiceRuntime {
         setup.control = listener
         setup.controlIdleLimit = options.controlIdleLimit
         setup.trace = trace?.write
+        setup.watchAddresses = true
         let box = try Box(setup, loop: reactor, log: log)
         let manager = ServiceManager(box: box, loop: reactor)
         let timing = try options.timingLogPath.map { try TimingProbe(path: $0, box: box, reactor: reactor) }

@@ -82,6 +82,8 @@ public struct SetupApply {
         report += overridden.map { "note: \($0) (tock-setup.txt wins, setting by setting)" }
         s.wifi = pageWifi(over: s.wifi, report: &report)
         var code = setupCode ?? preseedCode
+        // The MQTT password first: the configuration's check reads it.
+        takeMQTTPassword(report: &report)
         // tock's configuration, checked by tock itself.
         if fm.fileExists(atPath: paths.config) {
             let (passed, output) = system.checkConfig(paths.config)
@@ -97,11 +99,12 @@ public struct SetupApply {
             }
         }
         link(fm.fileExists(atPath: "\(paths.keep)/config.yaml") ? "\(paths.keep)/config.yaml" : "/etc/tock/config.yaml", at: "\(paths.run)/config.yaml")
+        writeBuses(config: "\(paths.run)/config.yaml", report: &report)
         if let problem = applySettings(s) {
             report += ["ERROR \(SetupCode.wifi.rawValue) Wi-Fi: no key made from the passphrase: \(problem.reason)", "    fix: \(problem.fix)"]
             code = code ?? .wifi
         }
-        report.append("in use: \(s.summary)")
+        report.append("in use: \(s.summary(wifi: wifiSaid(s)))")
         if let code { write(Data((code.rawValue + "\n").utf8), to: paths.errorCode, mode: 0o644) } else { try? fm.removeItem(atPath: paths.errorCode) }
         var text = report.joined(separator: "\n")
         if text.utf8.count > Self.logLimit {
@@ -111,6 +114,58 @@ public struct SetupApply {
             system.writeBootLog(text + "\n", to: paths.log)
         }
         return (text, code)
+    }
+
+    /// The Wi-Fi as far as this boot knows it when the log is written,
+    /// which is before the network starts: configured, not yet joined (the
+    /// address scrolls across the display once it is); or no Wi-Fi device
+    /// yet, the setting kept for when one appears.
+    func wifiSaid(_ s: SetupSettings) -> String? {
+        guard let w = s.wifi else { return nil }
+        let name = "\"\(VisibleText.visible(w.value.ssid, limit: 32))\""
+        let devices = (try? FileManager.default.contentsOfDirectory(atPath: paths.sysNet)) ?? []
+        if devices.contains(where: { FileManager.default.fileExists(atPath: "\(paths.sysNet)/\($0)/wireless") }) {
+            return "\(name) (configured, not yet joined: this log is written before the network starts; the display scrolls the address once it has one)"
+        }
+        return "none (no Wi-Fi device at this point of the boot: \(name) is kept for when one appears)"
+    }
+
+    /// tock-buses.txt on the card (`FirmwareBuses`), from the
+    /// configuration in use; written only when it changes, and then said:
+    /// the firmware reads it at the next power-on.
+    func writeBuses(config: String, report: inout [String]) {
+        let hardware = (try? Configuration.load(path: config))?.hardware ?? HardwareConfig()
+        let text = FirmwareBuses.text(for: hardware)
+        let path = "\(paths.boot)/\(FirmwareBuses.file)"
+        let old = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let lines = FirmwareBuses.lines(for: hardware)
+        // No file and no bus needed: nothing to say (a missing include is no bus).
+        guard old != text, old != nil || !lines.isEmpty else { return }
+        system.writeBootLog(text, to: path)
+        report.append("note: \(FirmwareBuses.file) now \(lines.isEmpty ? "enables no bus" : "says " + lines.joined(separator: ", ")): the firmware reads it at power-on, so switch the box off and on once")
+    }
+
+    /// tock/mqtt-password on the card: its first line kept on /data
+    /// (root and the tock group only) and linked where the card's
+    /// config.yaml names it; gone from the card, gone from the box.
+    func takeMQTTPassword(report: inout [String]) {
+        let kept = "\(paths.keep)/mqtt-password"
+        guard let bytes = readBounded(paths.mqttPassword) else {
+            try? FileManager.default.removeItem(atPath: kept)
+            try? FileManager.default.removeItem(atPath: paths.mqttPasswordInUse)
+            return
+        }
+        var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }  // written on Windows
+        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }  // Notepad's BOM
+        guard !line.isEmpty, bytes.count <= 4096 else {
+            report.append("note: \(paths.mqttPassword) \(line.isEmpty ? "has an empty first line" : "is over 4 KiB"): not used (write the password alone on the first line)")
+            return
+        }
+        write(Data(line + [UInt8(ascii: "\n")]), to: kept, mode: 0o640)
+        if let group = getgrnam("tock") { _ = chown(kept, 0, group.pointee.gr_gid) }
+        link(kept, at: paths.mqttPasswordInUse)
+        report.append("OK \(paths.mqttPassword) kept (\(line.count) bytes; tock reads it as \(paths.mqttPasswordInUse))")
     }
 
     /// Applies the settings; what could not be (the Wi-Fi key, when

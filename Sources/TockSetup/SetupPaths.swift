@@ -7,6 +7,8 @@ public struct SetupPaths: Sendable {
     public var imageNetwork = "/etc/systemd/network"
     public var runNetwork = "/run/systemd/network"
     public var zoneinfo = "/usr/share/zoneinfo"
+    /// The kernel's network devices: a Wi-Fi one has `wireless/` (cfg80211).
+    public var sysNet = "/sys/class/net"
     /// Directories the services need on /data, made at each boot.
     public var dataDirectories = ["/data/state/tock", "/data/state/tock-web", "/data/state/timesync", "/data/ssh"]
 
@@ -19,6 +21,7 @@ public struct SetupPaths: Sendable {
         run = root + run
         imageNetwork = root + imageNetwork
         runNetwork = root + runNetwork
+        sysNet = root + sysNet
         zoneinfo = "/usr/share/zoneinfo"
         dataDirectories = dataDirectories.map { root + $0 }
     }
@@ -26,6 +29,10 @@ public struct SetupPaths: Sendable {
     public var setupFile: String { "\(boot)/tock-setup.txt" }
     public var preseedFile: String { "\(boot)/rpi-preseed.toml" }
     public var config: String { "\(boot)/tock/config.yaml" }
+    /// The MQTT password on the card (its first line), kept on /data and
+    /// linked at `mqttPasswordInUse`, which the card's config.yaml names.
+    public var mqttPassword: String { "\(boot)/tock/mqtt-password" }
+    public var mqttPasswordInUse: String { "\(run)/mqtt-password" }
     public var log: String { "\(boot)/tock/setup-log.txt" }
     public var errorCode: String { "\(run)/error-code" }
     /// The setup hotspot's name and passphrase, made once (`HotspotIdentity`).

@@ -22,9 +22,13 @@ public struct SetupSettings: Equatable, Sendable {
 
     public init() {}
 
-    /// The one line `/run/tock-image/applied` holds and the log ends with.
-    public var summary: String {
-        let wifi = self.wifi.map { VisibleText.visible($0.value.ssid, limit: 32) } ?? "none"
+    /// The one line `/run/tock-image/applied` holds.
+    public var summary: String { summary(wifi: nil) }
+
+    /// The summary with `wifi=` saying `wifi` instead of the network's
+    /// name (the log's last line: what became of the Wi-Fi setting).
+    public func summary(wifi said: String?) -> String {
+        let wifi = said ?? self.wifi.map { VisibleText.visible($0.value.ssid, limit: 32) } ?? "none"
         return "hostname=\(hostname?.value ?? .tock) timezone=\(timezone?.value ?? "UTC") wifi=\(wifi) "
             + "address=\(address.map { "\($0.value)" } ?? "dhcp") ssh_keys=\(sshKeys.count)"
     }

@@ -119,6 +119,8 @@ public final class Shell {
 
     /// The light sensor's reading (nil: it does not answer).
     public func ambientLight(_ lux: Double?) { handle(.ambientLight(lux)) }
+    /// The box's addresses and name, after a change (`NetworkWatch`).
+    public func network(_ identity: NetworkIdentity) { handle(.network(identity)) }
 
     /// A reloaded configuration: the same state under new settings.
     public func reconfigure(_ settings: Settings) { handle(.reconfigure(settings)) }
@@ -280,6 +282,8 @@ public final class Shell {
             case .report(.timerRang(let name)):
                 limited.rang(.notice, "timer \(name) rang")
                 change.timersRang.append(name)
+            case .report(.addressShown(let line)):
+                log.info("display: the address scrolls: \(line)")
             }
         }
         // A flip, by the lever or a request, whatever it shows.

@@ -8,7 +8,8 @@ import TockCore
 /// rings: `06:45`; or `snoozed`, `dismissed`, `silenced`, `missed 06:45`,
 /// `skipped 06:45`), `timers` (each extra timer's name and state, when one
 /// changed: `EGG running, RICE paused`) or `rang` (an extra timer's name as
-/// it reaches zero).
+/// it reaches zero) or `address` (the line that begins to scroll across
+/// the display: `192.168.1.20  tock.local`).
 public final class TraceWriter {
     private let origin: Instant
     private let leds: Set<String>
@@ -50,6 +51,8 @@ public final class TraceWriter {
             write(t, "\"timers\":\(json(timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", ")))")
         case .report(.timerRang(let name)):
             write(t, "\"rang\":\(json(name))")
+        case .report(.addressShown(let line)):
+            write(t, "\"address\":\(json(line))")
         case .command(.wake), .command(.persist), .report(.refused):
             break
         }

@@ -83,6 +83,7 @@ public final class InteractiveSimulator {
         var setup = Box.Setup(config: config, devices: devices)
         let (listener, socketNote) = Self.openControl(socketPath)
         setup.control = listener
+        setup.watchAddresses = true  // this machine's addresses, as a box's
         setup.trace = traceFile.map { file in
             { line in
                 file.write(line)

@@ -31,7 +31,7 @@ enum Page {
     <script src="/app.js" defer></script>
     </head>
     <body>
-    <header><h1>Tock</h1><span id="state" data-testid="state"></span></header>
+    <header><h1>Tock <span id="host" data-testid="host"></span></h1><span id="state" data-testid="state"></span></header>
     <section id="pairing" hidden>
       <h2>Pair this browser</h2>
       <p>Pairing needs a hand on the box. Ask for a code: the box shows <b>HoLd</b>; hold its Start button until four digits appear, then type them here.</p>
@@ -41,7 +41,7 @@ enum Page {
         <input id="code" name="code" inputmode="numeric" autocomplete="off" maxlength="4" pattern="[0-9]{4}" required aria-describedby="pair-message">
         <button type="submit">Pair</button>
       </form>
-      <p id="pair-message" class="error" role="status"></p>
+      <p id="pair-message" class="hint" role="status"></p>
     </section>
     <main id="app" hidden>
       <section class="card display-card">
@@ -63,6 +63,7 @@ enum Page {
           <button id="switch-down" data-switch="down" aria-pressed="false">Down</button>
         </div>
         <p id="snoozed" hidden><span id="snoozed-text"></span> <button data-post="/api/alarm/dismiss">Dismiss</button></p>
+        <p id="update" class="hint" data-testid="update" hidden></p>
         <p id="unverified" hidden>The box's clock is not synchronised yet: alarm and countdown times are unverified.</p>
         <p id="message" class="error" role="status"></p>
       </section>
@@ -164,6 +165,8 @@ enum Page {
     .switch button[aria-pressed="true"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
     #brightness { vertical-align: middle; }
     .error { margin: 0; color: var(--err); }
+    .hint { margin: 0; }
+    #host:not(:empty)::before { content: "\00b7 "; }
     .error:empty { display: none; }
     #message, #pair-message { min-height: 1.4em; }
     #ringing { display: grid; gap: .6em; margin-bottom: .8em; padding: 1em; border-radius: 10px; background: var(--ring); color: #fff;
@@ -209,17 +212,7 @@ enum Page {
       $("display").dataset.text = text || "";
       leftLine(text);
     }
-    // "left" or "elapsed" follows what the display shows while a count runs
-    // (a blank blink keeps the line as it was); otherwise it is the status's.
-    function leftLine(text) {
-      const shown = (text || "").trim(), word = last.direction === "up" ? "elapsed" : "left";
-      if (last.notice || !["running", "paused"].includes(last.state)) {
-        $("left").textContent = last.remaining_ms !== undefined && last.direction !== "up" ? `${fmt(last.remaining_ms)} left`
-          : last.elapsed_ms !== undefined ? `${fmt(last.elapsed_ms)} elapsed` : "";
-      } else if (/\d/.test(shown)) {
-        $("left").textContent = `${shown} ${word}`;
-      }
-    }
+    \#(linesJS)
     async function api(method, path, body) {
       const init = { method, headers: {}, credentials: "same-origin" };
       if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
@@ -257,7 +250,8 @@ enum Page {
         $("silence").dataset.post = alarm ? "/api/alarm/snooze" : "/api/stop";
         $("dismiss").hidden = !alarm;
       }
-      document.title = on ? `\u23F0 ${what} \u2013 Tock` : "Tock";
+      const name = s.host ? `${s.host} \u2013 Tock` : "Tock";
+      document.title = on ? `\u23F0 ${what} \u2013 ${name}` : name;
       if (on && !buzz && navigator.vibrate) {
         const pulse = () => { try { navigator.vibrate([400, 200, 400, 200, 400]); } catch (e) {} };
         pulse(); buzz = setInterval(pulse, 2500);
@@ -269,6 +263,8 @@ enum Page {
     function render(s) {
       last = s;
       $("state").textContent = s.state + (s.mode ? ` · ${s.mode}` : "");
+      $("host").textContent = s.host || "";
+      updateLine(s.update);
       if (s.segments) drawDisplay(s.segments, s.colon, s.display); else leftLine(s.display);
       $("mode").value = s.mode;
       $("presets").textContent = s.presets ? `Presets: ${s.presets.join(", ")} (now ${s.preset})` : "";
@@ -377,13 +373,13 @@ enum Page {
         act("POST", "/api/alarms", body, "alarm-error");
       };
       $("ask").onclick = async () => {
-        try { const r = await api("POST", "/api/pair/request"); $("pair-message").textContent = `The box shows ${r.prompt}: within ${r.within} s, hold its Start button until a code appears (it stays ${r.seconds / 60} minutes), and type it here.`; }
-        catch (e) { $("pair-message").textContent = e.message; }
+        try { const r = await api("POST", "/api/pair/request"); $("pair-message").className = "hint"; $("pair-message").textContent = `The box shows ${r.prompt}: within ${r.within} s, hold its Start button until a code appears (it stays ${r.seconds / 60} minutes), and type it here.`; }
+        catch (e) { $("pair-message").className = "error"; $("pair-message").textContent = e.message; }
       };
       $("pair-form").onsubmit = async (e) => {
         e.preventDefault();
         try { await api("POST", "/api/pair", { code: $("code").value, name: navigator.platform || "browser" }); $("pair-message").textContent = ""; listen(); }
-        catch (x) { $("pair-message").textContent = x.message; }
+        catch (x) { $("pair-message").className = "error"; $("pair-message").textContent = x.message; }
       };
       listen();
     });

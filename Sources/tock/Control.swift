@@ -121,6 +121,7 @@ func summary(_ s: BoxStatus) -> String {
     if let link = s.mqtt?["link"] { parts.append("mqtt \(link)") }
     // What the daily update check found, unless it is "up to date".
     if let u = s.update, u.result != .current { parts.append(u.line) }
+    if let a = s.addresses { parts.append(a.isEmpty ? "no IPv4 address" : "address \(a.joined(separator: ", "))") }
     if let g = s.group, let name = g["name"] {
         parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }

@@ -106,9 +106,10 @@ struct LinuxSetupSystem: SetupSystem {
         _ = rename(key + ".new", key)
     }
 
-    /// Through boot-rw: the FAT is writable for this write only.
+    /// Through boot-rw: the FAT is writable for this write only (the log,
+    /// and tock-buses.txt).
     func writeBootLog(_ text: String, to path: String) {
-        let tmp = "/run/tock-image/" + (path as NSString).lastPathComponent
+        let tmp = "/run/tock-image/\((path as NSString).lastPathComponent)"
         guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
         let dir = (path as NSString).deletingLastPathComponent
         _ = Self.run("/usr/lib/tock-image/boot-rw", ["sh", "-c", "mkdir -p \"$1\" && cp \"$2\" \"$3.tmp\" && mv \"$3.tmp\" \"$3\"", "log", dir, tmp, path])

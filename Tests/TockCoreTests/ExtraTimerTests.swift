@@ -102,6 +102,34 @@ import Testing
         #expect(a.core.timers.named("bEAn")?.ends == at(29.5) + (at(101) - at(12.08)))
     }
 
+    /// docs/timers.md, rule 4: the box's own count paused with Stop stays
+    /// shown while an extra timer runs, and Start and Reset act on it,
+    /// from the panel and from outside (the page has no held Stop).
+    @Test func theBoxsOwnCountPausedWithStopStaysShownWhileATimerRuns() throws {
+        for remote in [false, true] {
+            var a = VirtualMachine(.timer([.seconds(120)]))
+            a.press(.start, at: 1)
+            try add(&a, "EGG", 600, at: 2)
+            a.run(to: 5)
+            #expect(a.core.focus(at: a.t) == .main)  // it ends first
+            if remote { a.run(to: 10); try a.request(.remotePress(.pressed(.stop))) } else { a.press(.stop, at: 10) }
+            a.run(to: 12)
+            #expect(a.core.stateName == .paused)
+            #expect(a.core.focus(at: a.t) == .main, "remote: \(remote)")
+            #expect(state(a, "EGG") == "running")
+            if remote { try a.request(.remotePress(.pressed(.start))) } else { a.press(.start, at: 12) }
+            a.run(to: 13)
+            #expect(a.core.stateName == .running, "remote: \(remote)")
+            #expect(state(a, "EGG") == "running")
+            if remote { try a.request(.remotePress(.pressed(.stop))) } else { a.press(.stop, at: 13) }
+            a.run(to: 14)
+            if remote { try a.request(.remotePress(.pressed(.reset))) } else { a.press(.reset, at: 14) }
+            a.run(to: 15)
+            #expect(a.core.stateName == .ready, "remote: \(remote)")
+            #expect(state(a, "EGG") == "running")
+        }
+    }
+
     @Test func aPowerCutWithFourRunningContinuesEachExactlyAndOneThatEndedMeanwhileRings() throws {
         var a = VirtualMachine(.timer())
         try add(&a, "bEAn", 360, at: 1)

@@ -128,7 +128,8 @@ import Testing
     /// (20 ms later): its chirp sounds the whole documented 60 ms from then.
     @Test func aChirpSoundsItsWholeLengthFromTheMomentThePressIsKnown() {
         var a = VirtualMachine(.timer())
-        a.press(.stop, at: 1)
+        a.press(.start, at: 0.5)
+        a.press(.reset, at: 1)  // running: "no" on press (Stop in ready says it on release)
         a.run(to: 2)
         let on = a.times { if case .command(.buzzer(let t)) = $0 { return t != nil } else { return false } }
         let off = a.times { if case .command(.buzzer(let t)) = $0 { return t == nil } else { return false } }.filter { $0 > at(1) }

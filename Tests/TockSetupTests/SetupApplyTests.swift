@@ -51,7 +51,9 @@ final class SetupApplyTests {
         let (report, code) = apply("hostname = tock-test\ntimezone = Europe/Berlin\nssh_key = \(ValueTests.key)\nwifi_ssid = Home\nwifi_passphrase = correct\"horse\\battery\nwifi_country = GB\n")
         #expect(code == nil)
         #expect(report.hasPrefix("OK \(paths.setupFile) applied\n"))
-        #expect(report.hasSuffix("in use: hostname=tock-test timezone=Europe/Berlin wifi=Home address=dhcp ssh_keys=1"))
+        // No Wi-Fi device in this tree: the network is not named as in use.
+        #expect(report.hasSuffix("in use: hostname=tock-test timezone=Europe/Berlin wifi=none (no Wi-Fi device at this point of the boot: \"Home\" is kept for when one appears) address=dhcp ssh_keys=1"))
+        #expect(file("\(paths.run)/applied") == "hostname=tock-test timezone=Europe/Berlin wifi=Home address=dhcp ssh_keys=1\n")
         #expect(system.hostname == "tock-test" && system.hostKeys == 1)
         #expect(file(paths.log) == report + "\n")
         #expect(file("\(paths.keep)/authorized_keys") == ValueTests.key + "\n")
@@ -93,7 +95,64 @@ final class SetupApplyTests {
         #expect(code == nil)
         #expect(report.contains("OK \(paths.preseedFile) applied"))
         #expect(file("\(paths.runNetwork)/25-wireless.network")?.contains("Address=192.168.1.50/24\nGateway=192.168.1.1\n") == true)
-        #expect(report.hasSuffix("in use: hostname=kitchen timezone=Europe/Berlin wifi=Café \"Wi-Fi\" address=192.168.1.50/24 ssh_keys=1"))
+        #expect(report.hasSuffix("in use: hostname=kitchen timezone=Europe/Berlin wifi=none (no Wi-Fi device at this point of the boot: \"Café \"Wi-Fi\"\" is kept for when one appears) address=192.168.1.50/24 ssh_keys=1"))
+    }
+
+    /// With a Wi-Fi device the log says what it knows before the network
+    /// starts: configured, not yet joined.
+    @Test func withAWifiDeviceTheNetworkIsConfiguredNotYetJoined() throws {
+        try FileManager.default.createDirectory(atPath: "\(paths.sysNet)/eth0", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(paths.sysNet)/wlan0/wireless", withIntermediateDirectories: true)
+        let (report, code) = apply("wifi_ssid = Home\nwifi_passphrase = correct horse\nwifi_country = GB\n")
+        #expect(code == nil)
+        #expect(report.hasSuffix("wifi=\"Home\" (configured, not yet joined: this log is written before the network starts; the display scrolls the address once it has one) address=dhcp ssh_keys=0"))
+        #expect(!report.contains("no Wi-Fi device"))
+        // No Wi-Fi setting: none, whatever the devices.
+        #expect(apply("hostname = kitchen\n").report.hasSuffix("wifi=none address=dhcp ssh_keys=0"))
+    }
+
+    /// tock-buses.txt follows the configuration in use, written only when
+    /// it changes, with a note that it applies from the next power-on.
+    @Test func theBusesTheConfigurationNeeds() {
+        let config = { (text: String) in FileManager.default.createFile(atPath: self.paths.config, contents: Data(text.utf8)) }
+        let buses = "\(paths.boot)/tock-buses.txt"
+        _ = apply(nil)
+        #expect(file(buses) == nil)  // the default wiring: no bus, no file
+        config("display:\n  kind: ht16k33\nbuzzer:\n  kind: passive\n")
+        let (report, code) = apply(nil)
+        #expect(code == nil)
+        #expect(file(buses)?.hasSuffix("instead.\ndtparam=i2c_arm=on\ndtoverlay=pwm,pin=18,func=2\n") == true)
+        #expect(report.contains("note: tock-buses.txt now says dtparam=i2c_arm=on, dtoverlay=pwm,pin=18,func=2: the firmware reads it at power-on, so switch the box off and on once"))
+        #expect(!apply(nil).report.contains("tock-buses.txt"))  // unchanged: not written, not said
+        config("display:\n  kind: max7219\n  digits: 8\nlight:\n  sensor: bh1750\n")
+        #expect(apply(nil).report.contains("tock-buses.txt now says dtparam=i2c_arm=on, dtparam=spi=on"))
+        config("display:\n  kind: tm1637\n")
+        #expect(apply(nil).report.contains("tock-buses.txt now enables no bus"))
+        #expect(file(buses)?.contains("dtparam") == false)
+    }
+
+    /// tock/mqtt-password on the card: the first line kept (CR, BOM and
+    /// the rest dropped), linked where the card's config.yaml names it,
+    /// before the configuration is checked; gone when the card's is gone.
+    @Test func theMQTTPasswordOnTheCard() throws {
+        FileManager.default.createFile(atPath: paths.mqttPassword, contents: Data([0xEF, 0xBB, 0xBF] + Array("s3cret pass\r\nsecond line\n".utf8)))
+        let (report, code) = apply(nil)
+        #expect(code == nil)
+        #expect(report.contains("OK \(paths.mqttPassword) kept (11 bytes; tock reads it as \(paths.mqttPasswordInUse))"))
+        #expect(file(paths.mqttPasswordInUse) == "s3cret pass\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(paths.keep)/mqtt-password")[.posixPermissions] as? Int == 0o640)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: paths.mqttPasswordInUse) == "\(paths.keep)/mqtt-password")
+        // Hostile: empty first line, a huge file: not used, said so, the rest applies.
+        FileManager.default.createFile(atPath: paths.mqttPassword, contents: Data("\nlater\n".utf8))
+        let empty = apply("hostname = kitchen\n")
+        #expect(empty.report.contains("has an empty first line: not used"))
+        #expect(empty.code == nil && system.hostname == "kitchen")
+        FileManager.default.createFile(atPath: paths.mqttPassword, contents: Data(repeating: UInt8(ascii: "x"), count: 2 << 20))
+        #expect(apply(nil).report.contains("is over 4 KiB: not used"))
+        try FileManager.default.removeItem(atPath: paths.mqttPassword)
+        _ = apply(nil)
+        #expect(!FileManager.default.fileExists(atPath: "\(paths.keep)/mqtt-password"))
+        #expect(file(paths.mqttPasswordInUse) == nil)
     }
 
     @Test func configMistakeIsEr10() {

@@ -144,8 +144,8 @@ if grep -Eq '^(PrivateDevices|ProtectKernelTunables)=' "$deploy/tock.service"; t
 else
   ok "no PrivateDevices= (hides /dev/gpiochip*) or ProtectKernelTunables= (read-only sysfs PWM)"
 fi
-check "RestrictAddressFamilies= lets the MQTT link reach the network (AF_INET, AF_INET6) and nothing else new" \
-  grep -Eqx 'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' "$deploy/tock.service"
+check "RestrictAddressFamilies= lets the MQTT link reach the network (AF_INET, AF_INET6), the address watcher read the kernel's (AF_NETLINK), and nothing else new" \
+  grep -Eqx 'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' "$deploy/tock.service"
 check "After= local-fs.target and time-sync.target" \
   grep -Eq '^After=.*local-fs\.target.*time-sync\.target' "$deploy/tock.service"
 if systemd-analyze --help 2>/dev/null | grep -q -- '--offline'; then

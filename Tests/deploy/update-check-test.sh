@@ -92,7 +92,7 @@ expect "a version of 5,000 characters: refused" 0.1.0 invalid "" "not a Debian v
 sources "file:$w/repos/bad"
 expect "a malformed version: refused" 0.1.0 invalid "" "not a Debian version"
 sources "https://tock.invalid/debian"
-expect "the image's placeholder: no repository" 0.1.0 no_repository "" "tock.invalid.*TOCK_REPO_URL"
+expect "the image's placeholder: no repository" 0.1.0 no_repository "" "tock.invalid.*IMAGE_REPO_URL"
 rm -f "$w/tock.sources"
 expect "no sources entry: no repository" 0.1.0 no_repository "" "no .*tock.sources"
 # A port that takes the connection and never answers: bounded by the

@@ -96,6 +96,14 @@ def tail(path, lines=15):
     return "\n".join(text.splitlines()[-lines:])
 
 
+# The boxes and the bystander run 10 steps of niceness ahead of whatever
+# else the machine runs (make test's other lanes compile and emulate beside
+# this one): the frames and rings are checked to 100 ms, which measures
+# tock, not the machine's share of CPU between its jobs. A stall that still
+# comes reaches the bystander as well, and is excused as the machine's.
+AHEAD = ["nice", "-n", "-10"] if os.geteuid() == 0 else []
+
+
 def _spawn(cmd, log_path, **kw):
     """Start a process in its own session with stdout+stderr going to a file."""
     log = open(log_path, "ab")
@@ -159,7 +167,7 @@ class Bystander:
 
     def __init__(self, directory):
         self.path = os.path.join(directory, "bystander.log")
-        self.proc = _spawn([sys.executable, "-c", BYSTANDER_CODE, self.path], os.devnull)
+        self.proc = _spawn(AHEAD + [sys.executable, "-c", BYSTANDER_CODE, self.path], os.devnull)
 
     def stalls(self):
         """[(due_ns, woke_ns)] so far."""
@@ -545,7 +553,7 @@ class Member:
         if self.netns:
             # `ip netns exec` enters the namespace and execs tock: same pid.
             cmd = ["ip", "netns", "exec", self.netns] + cmd
-        self.process = _spawn(cmd, self.stderr_log, env=None if self.env is None else {**os.environ, **self.env})
+        self.process = _spawn(AHEAD + cmd, self.stderr_log, env=None if self.env is None else {**os.environ, **self.env})
 
         def answering():
             if self.process.poll() is not None:

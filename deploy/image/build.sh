@@ -108,9 +108,16 @@ keyring=${IMAGE_REPO_KEYRING:-$repo/deploy/repo/tock-archive-keyring.pgp}
 [ "$keyring" = "$repo/deploy/repo/tock-archive-keyring.pgp" ] \
   || say "the archive key trusted is $keyring, not the project's: a test image"
 install -m 0644 "$keyring" "$root/usr/share/keyrings/tock-archive-keyring.pgp"
+# IMAGE_REPO_URL (make image IMAGE_REPO_URL=https://...; TOCK_REPO_URL is
+# its older name): the repository's address. Without it the entry points
+# at the placeholder https://tock.invalid/debian, and the box says in
+# `tock status` and on its page that it has no repository (docs/updates.md).
+repo_url=${IMAGE_REPO_URL:-${TOCK_REPO_URL:-https://tock.invalid/debian}}
+[[ "$repo_url" =~ ^https?://[^[:space:]\"]+$ ]] || die "IMAGE_REPO_URL '$repo_url': an http:// or https:// address without spaces (the top of the repository make repo builds)"
+case $repo_url in *tock.invalid*) say "no apt repository for updates (IMAGE_REPO_URL not set): the box will say so" ;; esac
 cat > "$root/etc/apt/sources.list.d/tock.sources" <<SRC
 Types: deb
-URIs: ${TOCK_REPO_URL:-https://tock.invalid/debian}
+URIs: $repo_url
 Suites: stable
 Components: main
 Signed-By: /usr/share/keyrings/tock-archive-keyring.pgp
@@ -194,15 +201,25 @@ CFG
 # the journal, /etc/machine-id, which systemd then writes instead of keeping
 # it in /run), and a power cut in those seconds could hit it.
 echo ro > "$root/etc/default/raspi-extra-cmdline"
+# The buses tock's configuration needs: `tock setup apply` writes them to
+# tock-buses.txt on the boot partition, and the config.txt that the hook
+# writes now and at every upgrade includes that file (docs/raspberry-pi.md,
+# "Buses"; config.txt itself says "Do not modify"). firmware-extra.txt is
+# the owner's, for what no configuration key names (an RTC's overlay): no
+# upgrade and no setup writes it.
+printf 'include tock-buses.txt\ninclude firmware-extra.txt\n' > "$root/etc/default/raspi-firmware-custom"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 in_chroot env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver" "/boot/vmlinuz-$kver" >/dev/null
 cp -a "$root/boot/firmware/." "$boot/"
 find "$root/boot/firmware" -mindepth 1 -delete
 install -d "$boot/tock"
 install -m 0644 "$R/tock-setup.txt" "$boot/tock-setup.txt"
-install -m 0644 "$repo/deploy/config.yaml" "$boot/tock/config.yaml"
+printf '# Raspberry Pi firmware lines of your own (config.txt includes this file;\n# no upgrade rewrites it), e.g. for an RTC: dtoverlay=i2c-rtc,ds3231\n# Applies from the next power-on. Buses for tock/config.yaml: not needed here.\n' > "$boot/firmware-extra.txt"
+# The package's configuration with comments true on the image (card-config.py).
+python3 "$here/card-config.py" "$repo/deploy/config.yaml" > "$boot/tock/config.yaml" || die "the card's config.yaml (deploy/image/card-config.py)"
 for f in "vmlinuz-$kver" "initrd.img-$kver" config.txt cmdline.txt; do [ -f "$boot/$f" ] || die "raspi-firmware left no $f in /boot/firmware"; done
 grep -q "root=PARTUUID=$DISKID-02" "$boot/cmdline.txt" || die "cmdline.txt does not name the root by PARTUUID: $(cat "$boot/cmdline.txt")"
+grep -qx "include firmware-extra.txt" "$boot/config.txt" && grep -qx "include tock-buses.txt" "$boot/config.txt" || die "config.txt does not include tock-buses.txt: $(cat "$boot/config.txt")"
 grep -Eq ' ro[[:space:]]*$' "$boot/cmdline.txt" || die "cmdline.txt does not end in ro: $(cat "$boot/cmdline.txt")"
 
 # ---------------------------------------------------------------- file systems
@@ -286,4 +303,12 @@ out=$outdir/tock-$version-raspi-arm64.img
 [ "${IMAGE_COMPRESS:-1}" = 1 ] || exit 0
 xz -T0 -6 --block-size=64MiB -c "$img" > "$out.xz.tmp" && mv "$out.xz.tmp" "$out.xz"
 if command -v bmaptool >/dev/null; then bmaptool -q create -o "$out.bmap" "$img"; fi
+# Raspberry Pi Imager's repository file (`rpi-imager --repo FILE`): the
+# sizes and checksums of these files. IMAGE_BASE_URL: where the .img.xz and
+# the icon will be served from; without it, this directory (file://).
+base_url=${IMAGE_BASE_URL:-file://$(realpath "$outdir")}
+install -m 0644 "$here/tock-icon.png" "$outdir/tock-icon.png"
+python3 "$here/os-list.py" --image "$img" --download "$out.xz" --url "${base_url%/}/$(basename "$out.xz")" \
+  --icon "${base_url%/}/tock-icon.png" --version "$version" --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)" \
+  > "$outdir/tock-$version-imager.json.tmp" && mv "$outdir/tock-$version-imager.json.tmp" "$outdir/tock-$version-imager.json"
 say "$out.xz: $(du -m "$out.xz" | cut -f1) MiB compressed, $total MiB installed; sha256 $(sha256sum "$out.xz" | cut -c1-16) ($(( $(date +%s) - t0 )) s)"

@@ -1,6 +1,7 @@
 // The Linux interfaces Swift's Glibc module leaves out: epoll(7),
 // timerfd_create(2), signalfd(2), adjtimex(2), i2c-dev and spidev, and
-// getaddrinfo_a(3), and the image's read-only pages let go. Declarations and
+// getaddrinfo_a(3), the image's read-only pages let go, and rtnetlink(7)'s
+// address notifications. Declarations and
 // constants only; TockLinux wraps them in Syscalls.swift.
 #ifndef C_TOCK_LINUX_H
 #define C_TOCK_LINUX_H
@@ -13,6 +14,7 @@
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
 #include <linux/spi/spidev.h>
+#include <ifaddrs.h>
 
 // spidev's request numbers are built with _IOW(), a function-like macro,
 // which Swift does not import; these constants carry their values over.
@@ -40,5 +42,12 @@ int tock_lookup_in_progress(int error);
 // (ImagePages.c): the bytes of address space covered, or minus the number
 // of segments madvise(2) refused.
 long tock_release_image_pages(void);
+
+// An rtnetlink(7) socket (AF_NETLINK, NETLINK_ROUTE; non-blocking,
+// close-on-exec) bound to the IPv4 address group (RTMGRP_IPV4_IFADDR:
+// RTM_NEWADDR and RTM_DELADDR for every interface): the descriptor, or -1
+// with errno set (CTockLinux.c; linux/netlink.h's struct sockaddr_nl
+// clashes with Glibc's socket constants in Swift).
+int tock_ipv4_address_socket(void);
 
 #endif
