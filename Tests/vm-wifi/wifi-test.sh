@@ -26,7 +26,7 @@
 # The hotspot's waits are shortened for the test (guest/tock-hotspot-test.conf:
 # 25 s in place of 90 s). Prints "wifi: N passed, M failed (T s)".
 #
-#   VMW_TIMEOUT   seconds the VM may take (default 600)
+#   VMW_TIMEOUT   seconds the VM may take (default 900)
 #   VM_VERBOSE=1  stream the console
 #   TOCK_BIN_DIR  where tock and tock-web are (default .build/debug)
 set -uo pipefail
@@ -120,6 +120,7 @@ if [ -f "$kdir/vmlinux" ]; then
   [ -n "$qboot" ] && firmware=(-bios "$qboot")
 fi
 log=$results/console.log
+: > "$log"
 t=$(date +%s%N)
 # No network card: the box has Wi-Fi alone, as a Zero 2 W.
 qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
@@ -129,7 +130,7 @@ qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 -accel tcg -nic none \
   < /dev/null > "$log" 2>&1 &
 qpid=$!
 [ "${VM_VERBOSE:-0}" = 1 ] && tail -f --pid="$qpid" "$log" &
-end=$((SECONDS + ${VMW_TIMEOUT:-600}))
+end=$((SECONDS + ${VMW_TIMEOUT:-900}))
 while [ "$SECONDS" -lt "$end" ] && kill -0 "$qpid" 2>/dev/null && ! tr -d '\r' < "$log" | grep -aq '^WIFI-DONE'; do sleep 1; done
 while IFS= read -r line; do
   case $line in
@@ -140,7 +141,7 @@ done < <(tr -d '\r' < "$log" | grep -a '^WIFI-CHECK ')
 if tr -d '\r' < "$log" | grep -aq '^WIFI-DONE'; then
   echo "wifi-test: the guest's checks done $(secs "$t") s after QEMU started"
 else
-  bad "the guest's checks did not finish within ${VMW_TIMEOUT:-600} s"
+  bad "the guest's checks did not finish within ${VMW_TIMEOUT:-900} s"
 fi
 if [ "$failed" != 0 ]; then
   echo "---- the guest's notes and the last console lines ($log):"
