@@ -625,6 +625,14 @@ deploy-test: $(DEB_PREREQ)
 systemd-test: $(DEB_PREREQ)
 	$(SUDO) bash Tests/vm-systemd/systemd-test.sh
 
+## The box's Wi-Fi on a real kernel: mac80211_hwsim radios under QEMU as the box,
+## a hostapd router and a phone; joins, the setup hotspot and its page (Tests/vm-wifi/).
+.PHONY: wifi-test
+wifi-test: deps
+	$(SWIFT) build --product tock
+	$(SWIFT) build --product tock-web
+	$(SUDO) bash Tests/vm-wifi/wifi-test.sh
+
 ## Hardware build guide (Hardware/): regenerate the wiring diagrams (schemdraw,
 ## in a private venv under .cache/) and the display pictures (tock render --svg).
 .PHONY: hardware-docs hardware-test

@@ -110,12 +110,12 @@ let package = Package(
         // zlib (Debian's zlib1g, on every system) gzips the page once at start-up.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "TockWeb", dependencies: [
-            "TockControl", "TockConfig", "TockCore", "TockLinux", "CZlib",
+            "TockControl", "TockConfig", "TockCore", "TockLinux", "TockSetup", "CZlib",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.
         .executableTarget(name: "tock-web", dependencies: [
-            "TockWeb", "TockCore", "TockLinux",
+            "TockWeb", "TockCore", "TockLinux", "TockSetup",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // What several test targets share: a log handler that keeps the lines,
@@ -143,7 +143,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockMock"]),
-        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux"]),
+        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux", "TockSetup"]),
         .testTarget(name: "TockSetupTests", dependencies: ["TockSetup", "TockCore"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]

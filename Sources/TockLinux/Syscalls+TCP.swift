@@ -16,6 +16,13 @@ extension Syscall {
         _ = try check(retryOnInterrupt: false) { setsockopt(fd.rawValue, level, name, &v, socklen_t(MemoryLayout<CInt>.size)) }
     }
 
+    /// SO_BINDTODEVICE: only packets that came in on `device` reach the
+    /// socket (no capability needed for a first binding since Linux 5.7).
+    static func bindToDevice(_ fd: FileDescriptor, _ device: String) throws(Errno) {
+        var name = Array(device.utf8CString)
+        _ = try check(retryOnInterrupt: false) { setsockopt(fd.rawValue, SOL_SOCKET, SO_BINDTODEVICE, &name, socklen_t(name.count)) }
+    }
+
     /// `bind(fd, address)`, bind(2), for an IPv4 or IPv6 numeric address.
     /// `EINVAL` when `host` is neither.
     static func bind(_ fd: FileDescriptor, host: String, port: UInt16, family: CInt) throws(Errno) {

@@ -9,12 +9,14 @@ public final class TCPListener: @unchecked Sendable {
     public let port: UInt16
     private var isClosed = false
 
-    /// Listen on `host` (numeric IPv4 or IPv6; `::` takes IPv4 too).
-    public init(host: String, port: UInt16, backlog: CInt = 64) throws(Errno) {
+    /// Listen on `host` (numeric IPv4 or IPv6; `::` takes IPv4 too); with
+    /// `device`, only for connections that come in on that interface.
+    public init(host: String, port: UInt16, backlog: CInt = 64, device: String? = nil) throws(Errno) {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         let fd = try Syscall.tcpSocket(family)
         do throws(Errno) {
             try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            if let device { try Syscall.bindToDevice(fd, device) }
             if family == AF_INET6 { try Syscall.setOption(fd, CInt(IPPROTO_IPV6), IPV6_V6ONLY, 0) }
             try Syscall.bind(fd, host: host, port: port, family: family)
             try Syscall.listen(fd, backlog: backlog)

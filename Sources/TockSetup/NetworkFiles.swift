@@ -6,9 +6,19 @@ public enum NetworkFiles {
     /// (an unquoted `psk=`): no byte the person typed can be read as a
     /// quote, an escape or the end of the line, and a 63-byte passphrase
     /// full of quotes is still 64 hex digits.
-    public static func wpaSupplicant(_ wifi: WifiNetwork?) throws(PBKDF2.Unavailable) -> String {
+    ///
+    /// With `hotspot`, its access point comes first (network 0, the one
+    /// `tock setup hotspot` selects to open it), disabled: the radio
+    /// joins the configured network until it is told otherwise, and a
+    /// `wpa_cli reconfigure` (reading this file again) closes the hotspot.
+    public static func wpaSupplicant(_ wifi: WifiNetwork?, hotspot: HotspotIdentity? = nil) throws(PBKDF2.Unavailable) -> String {
         var lines = ["ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev"]
         if let c = wifi?.country { lines.append("country=\(c)") }
+        if let h = hotspot, let pmk = try h.network.pmk() {
+            lines += ["network={", "  ssid=\(WifiNetwork.hex(h.ssid))", "  mode=2", "  frequency=\(hotspotFrequency)",
+                      "  key_mgmt=WPA-PSK", "  proto=RSN", "  pairwise=CCMP", "  group=CCMP", "  psk=\(WifiNetwork.hex(pmk))",
+                      "  disabled=1", "}"]
+        }
         if let w = wifi {
             lines.append("network={")
             lines.append("  ssid=\(WifiNetwork.hex(w.ssid))")
@@ -18,6 +28,9 @@ public enum NetworkFiles {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Channel 6: allowed in every country's rules, with no radar detection.
+    public static let hotspotFrequency = 2437
 
     /// A copy of one of the image's .network files (`base`, its text) with
     /// the static address in place of DHCP; nil for DHCP (the image's file

@@ -78,8 +78,9 @@ public struct SetupApply {
         var report: [String] = []
         let (setup, setupCode) = take(.setup, path: paths.setupFile, keep: "\(paths.keep)/tock-setup.txt", report: &report)
         let (preseed, preseedCode) = take(.preseed, path: paths.preseedFile, keep: "\(paths.keep)/rpi-preseed.toml", report: &report)
-        let (s, overridden) = setup.over(preseed)
+        var (s, overridden) = setup.over(preseed)
         report += overridden.map { "note: \($0) (tock-setup.txt wins, setting by setting)" }
+        s.wifi = pageWifi(over: s.wifi, report: &report)
         var code = setupCode ?? preseedCode
         // The MQTT password first: the configuration's check reads it.
         takeMQTTPassword(report: &report)
@@ -176,7 +177,7 @@ public struct SetupApply {
         write(Data(s.sshKeys.map { "\($0.value)\n" }.joined().utf8), to: "\(paths.keep)/authorized_keys", mode: 0o644)
         system.ensureHostKey(comment: "root@\(s.hostname?.value ?? .tock)")
         do {
-            write(Data(try NetworkFiles.wpaSupplicant(s.wifi?.value).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
+            write(Data(try NetworkFiles.wpaSupplicant(s.wifi?.value, hotspot: hotspotIdentity()).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
         } catch {
             problem = error
         }
@@ -208,5 +209,46 @@ public struct SetupApply {
         try? FileManager.default.removeItem(atPath: tmp)
         guard symlink(target, tmp) == 0 else { return }
         _ = rename(tmp, path)
+    }
+}
+
+extension SetupApply {
+    /// The Wi-Fi in force: the page's (setup hotspot) over the boot
+    /// partition's, while the boot partition's is the one the page's
+    /// replaced; a Wi-Fi changed on the card since wins, and the page's
+    /// copy is removed. The boot partition's is left in `filesWifi` for
+    /// the page's next copy.
+    func pageWifi(over files: Sourced<WifiNetwork>?, report: inout [String]) -> Sourced<WifiNetwork>? {
+        let print = WifiRequest.fingerprint(files?.value)
+        write(Data((WifiRequest.hex64(print) + "\n").utf8), to: paths.filesWifi, mode: 0o644)
+        guard let bytes = readBounded(paths.pageWifi) else { return files }
+        switch WifiRequest.parse(bytes) {
+        case .success(let (w, replaces)) where replaces == print:
+            report.append("OK Wi-Fi \(VisibleText.quoted(w.ssid, limit: 32)) chosen on the setup hotspot's page (\(paths.pageWifi)) is used\(files.map { " in place of \($0.source)'s" } ?? "")")
+            return Sourced(w, SetupSource(file: "the setup hotspot's page", line: 1))
+        case .success:
+            report.append("note: the Wi-Fi on the boot partition changed since one was chosen on the setup hotspot's page: the boot partition's is used")
+        case .failure(let e):
+            report.append("note: \(paths.pageWifi) is not used: \(e)")
+        }
+        try? FileManager.default.removeItem(atPath: paths.pageWifi)
+        return files
+    }
+
+    /// The hotspot's name and passphrase, made the first time and kept;
+    /// tock/hotspot.txt on the boot partition says them.
+    func hotspotIdentity() -> HotspotIdentity {
+        let id: HotspotIdentity
+        if let bytes = readBounded(paths.hotspotIdentity), let kept = HotspotIdentity.parse(bytes) {
+            id = kept
+        } else {
+            var random = SystemRandomNumberGenerator()
+            id = HotspotIdentity.make(using: &random)
+            write(Data(id.text.utf8), to: paths.hotspotIdentity, mode: 0o600)
+        }
+        if FileManager.default.contents(atPath: paths.hotspotCard).map({ String(decoding: $0, as: UTF8.self) }) != id.card {
+            system.writeBootLog(id.card, to: paths.hotspotCard)
+        }
+        return id
     }
 }

@@ -35,6 +35,14 @@ public struct SetupPaths: Sendable {
     public var mqttPasswordInUse: String { "\(run)/mqtt-password" }
     public var log: String { "\(boot)/tock/setup-log.txt" }
     public var errorCode: String { "\(run)/error-code" }
+    /// The setup hotspot's name and passphrase, made once (`HotspotIdentity`).
+    public var hotspotIdentity: String { "\(keep)/hotspot.txt" }
+    /// The Wi-Fi chosen on the hotspot's page (`WifiRequest`).
+    public var pageWifi: String { "\(keep)/wifi-from-page.txt" }
+    /// The boot partition's Wi-Fi as `WifiRequest.fingerprint` (hex), for the page's copy.
+    public var filesWifi: String { "\(run)/wifi-files" }
+    /// What the boot partition says of the hotspot, for the owner.
+    public var hotspotCard: String { "\(boot)/tock/hotspot.txt" }
     static let networkFiles = ["20-wired.network", "25-wireless.network"]
 }
 

@@ -58,3 +58,20 @@ public struct HTTPLimits: Sendable {
 
     public init() {}
 }
+
+extension HTTPLimits {
+    /// The setup hotspot's page: one person's phone or laptop at a time,
+    /// whose form is under 300 bytes.
+    public static var hotspot: HTTPLimits {
+        var l = HTTPLimits()
+        l.head = 8 * 1024
+        l.body = 2 * 1024
+        l.connections = 32
+        l.pairedReserve = 0
+        l.perAddress = 8
+        l.perNetwork = 32
+        l.loopbackExempt = false
+        l.eventStreams = 0
+        return l
+    }
+}

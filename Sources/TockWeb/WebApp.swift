@@ -46,7 +46,7 @@ public struct WebReply: Sendable {
 
 /// sockets: the box is a function from a control request to its reply,
 /// and time is given, so that the rules run in tests without either.
-public final class WebApp: @unchecked Sendable {
+public final class WebApp: WebSite, @unchecked Sendable {
     public static let cookie = "tock_token"
     public typealias Box = @Sendable (ControlRequest) throws -> ControlLink.Reply
 
@@ -136,7 +136,7 @@ public final class WebApp: @unchecked Sendable {
     }
 
     /// The status line for a live display's first event (nil when the box does not answer).
-    func statusLine() -> [UInt8]? { (try? box(.status))?.line }
+    public func statusLine() -> [UInt8]? { (try? box(.status))?.line }
 
     /// The token from the cookie, or from `Authorization: Bearer` (scripts).
     func token(_ r: WebRequest) -> String? {

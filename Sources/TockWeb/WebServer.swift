@@ -4,6 +4,16 @@ import TockControl
 import TockCore
 import TockLinux
 
+/// What a `WebServer` serves: the page on the LAN (`WebApp`), or the
+/// setup hotspot's page (`HotspotPage`).
+public protocol WebSite: AnyObject, Sendable {
+    func handle(_ r: WebRequest) -> WebReply
+    /// The request carries a paired browser's token.
+    func isPaired(_ r: WebRequest) -> Bool
+    /// The appliance's status line for a live display's first event.
+    func statusLine() -> [UInt8]?
+}
+
 /// The HTTP side: a listener whose accepting thread hands each connection
 /// to a thread of its own (`HTTPSession`), at most `limits.connections`
 /// of them; and the live display as Server-Sent Events fed by one watch on
@@ -11,7 +21,7 @@ import TockLinux
 /// the live display, reconnecting while the appliance restarts). Running
 /// out of descriptors pauses accepting, it never ends the server.
 public final class WebServer: @unchecked Sendable {
-    let app: WebApp
+    let app: any WebSite
     let link: ControlLink?
     let limits: HTTPLimits
     let hub: EventHub
@@ -25,7 +35,7 @@ public final class WebServer: @unchecked Sendable {
     private var stopped = false
     private var listener: TCPListener?
 
-    public init(app: WebApp, link: ControlLink?, limits: HTTPLimits = HTTPLimits(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(app: any WebSite, link: ControlLink?, limits: HTTPLimits = HTTPLimits(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.app = app
         self.link = link
         self.limits = limits
@@ -36,8 +46,8 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// Listen on `host` (numeric); the port bound (the kernel's choice for 0).
-    public func listen(host: String, port: UInt16) throws(Errno) -> UInt16 {
-        let l = try TCPListener(host: host, port: port)
+    public func listen(host: String, port: UInt16, device: String? = nil) throws(Errno) -> UInt16 {
+        let l = try TCPListener(host: host, port: port, device: device)
         lock.lock()
         listener = l
         lock.unlock()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TockCore
 import TockLinux
+import TockSetup
 import TockWeb
 
 /// `tock-web`: the page and its API on the LAN, a client of the
@@ -13,7 +14,7 @@ struct TockWebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tock-web",
         abstract: "The Tock page on the LAN, paired by a code on the box's display (docs/web.md).",
-        subcommands: [Serve.self, Tokens.self, Revoke.self],
+        subcommands: [Serve.self, Tokens.self, Revoke.self, Hotspot.self],
         defaultSubcommand: Serve.self)
 
     struct Common: ParsableArguments {
@@ -54,6 +55,33 @@ struct TockWebCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(bound)/ for the box at \(socket)\n".utf8))
             } catch {
                 throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE? a numeric address?)")
+            }
+            server.serve()
+        }
+    }
+
+    /// The setup hotspot's page (tock-hotspot-page.service, started by
+    /// `tock setup hotspot` while the hotspot is open): bound to the
+    /// hotspot's interface alone, small limits, no control socket.
+    struct Hotspot: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "hotspot", abstract: "Serve the setup hotspot's Wi-Fi page (docs/raspberry-pi.md).")
+        @Option(help: "The hotspot's interface: only connections that come in on it are served.") var interface = "wlan0"
+        @Option(help: "The box's address on the hotspot.") var listen = HotspotIdentity.address
+        @Option(help: "TCP port (80 needs CAP_NET_BIND_SERVICE).") var port: UInt16 = 80
+        @Option(help: "The networks heard before the hotspot opened (written by tock setup hotspot).") var networks = "/run/tock-image/hotspot-networks"
+        @Option(help: "Where the chosen Wi-Fi is left for tock setup hotspot.") var spool = "/run/tock-hotspot"
+
+        func run() throws {
+            let log: @Sendable (String) -> Void = { line in
+                FileHandle.standardError.write(Data("tock-web hotspot: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n".utf8))
+            }
+            let server = WebServer(app: HotspotPage(networks: networks, spool: spool, address: listen, log: log), link: nil,
+                                   limits: .hotspot, log: log)
+            do {
+                let bound = try server.listen(host: listen, port: port, device: interface)
+                log("serving http://\(listen):\(bound)/ on \(interface)")
+            } catch {
+                throw ValidationError("cannot listen on \(listen) port \(port) on \(interface): \(error) (is the hotspot open?)")
             }
             server.serve()
         }

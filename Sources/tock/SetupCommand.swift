@@ -11,7 +11,7 @@ struct SetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "The box's setup from the boot partition: tock-setup.txt and Raspberry Pi Imager's rpi-preseed.toml.",
-        subcommands: [Apply.self, Check.self, Notice.self]
+        subcommands: [Apply.self, Check.self, Notice.self, HotspotCommand.self]
     )
 
     /// Nanoseconds on the monotonic clock since the command began.

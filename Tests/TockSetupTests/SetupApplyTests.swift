@@ -15,7 +15,7 @@ final class FakeSystem: SetupSystem {
     func setHostname(_ name: HostName) { hostname = name.description }
     func ensureHostKey(comment: String) { hostKeys += 1 }
     func writeBootLog(_ text: String, to path: String) {
-        logWrites += 1
+        if path.hasSuffix("setup-log.txt") { logWrites += 1 }
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
@@ -172,5 +172,41 @@ final class SetupApplyTests {
         #expect(report.utf8.count <= SetupApply.logLimit)
         #expect(report.contains("... and 950 more mistakes not listed"))
         #expect(file(paths.log) == report + "\n")
+    }
+
+    /// The Wi-Fi chosen on the hotspot's page wins over the card's it
+    /// replaced; a Wi-Fi changed on the card afterwards wins over it.
+    @Test func thePagesWifiUntilTheCardChanges() throws {
+        let card = "wifi_ssid = Home\nwifi_passphrase = wrong password\nwifi_country = GB\n"
+        _ = apply(card)
+        let files = try #require(file(paths.filesWifi).flatMap { WifiRequest.hex64($0.utf8.prefix(16)) })
+        let chosen = WifiNetwork(ssid: [0x00, 0x22, 0x5C], key: .passphrase(Array("right \"one\"".utf8)), country: CountryCode(Array("GB".utf8)))
+        _ = FileManager.default.createFile(atPath: paths.pageWifi, contents: Data(WifiRequest.text(chosen, replaces: files).utf8))
+        let (report, code) = apply(card)
+        #expect(code == nil)
+        #expect(report.contains("chosen on the setup hotspot's page"))
+        let wpa = file("\(paths.run)/wpa_supplicant-wlan0.conf") ?? ""
+        #expect(wpa.contains("  ssid=00225c\n"))
+        // The hotspot's network comes first, disabled; its identity is kept and on the card.
+        #expect(wpa.contains("  mode=2\n") && wpa.contains("  disabled=1\n"))
+        #expect(wpa.range(of: "mode=2")!.lowerBound < wpa.range(of: "ssid=00225c")!.lowerBound)
+        let id = try #require(FileManager.default.contents(atPath: paths.hotspotIdentity).flatMap { HotspotIdentity.parse([UInt8]($0)) })
+        #expect(file(paths.hotspotCard) == id.card)
+        _ = apply(card)
+        #expect(FileManager.default.contents(atPath: paths.hotspotIdentity).flatMap { HotspotIdentity.parse([UInt8]($0)) } == id)
+        // The card changed: its Wi-Fi, and the page's copy is gone.
+        let (after, _) = apply("wifi_ssid = Home\nwifi_passphrase = another password\nwifi_country = GB\n")
+        #expect(after.contains("the Wi-Fi on the boot partition changed"))
+        #expect(!FileManager.default.fileExists(atPath: paths.pageWifi))
+        #expect(file("\(paths.run)/wpa_supplicant-wlan0.conf")?.contains("ssid=486f6d65") == true)
+    }
+
+    /// A kept copy that is not one (a hand-edited file): not used, removed, said.
+    @Test func aBrokenPageCopyIsDropped() throws {
+        try FileManager.default.createDirectory(atPath: paths.keep, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: paths.pageWifi, contents: Data("ssid = zz\n".utf8))
+        let (report, _) = apply(nil)
+        #expect(report.contains("is not used: ssid is missing or not hex"))
+        #expect(!FileManager.default.fileExists(atPath: paths.pageWifi))
     }
 }

@@ -92,6 +92,8 @@ for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
 install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.service.d/tock-image.conf"
+# The setup hotspot (docs/raspberry-pi.md, "No network: the setup hotspot").
+install -m 0644 "$R/systemd/tock-hotspot.service" "$R/systemd/tock-hotspot-page.service" "$root/etc/systemd/system/"
 install -m 0644 "$R"/network/*.network "$root/etc/systemd/network/"
 install -m 0644 "$R/etc/sshd-tock.conf" "$root/etc/ssh/sshd_config.d/tock.conf"
 install -m 0644 "$R/etc/apt-tock-image.conf" "$root/etc/apt/apt.conf.d/80tock-image"
@@ -140,6 +142,7 @@ ln -sfn ../tock-clock.service "$W/sysinit.target.wants/tock-clock.service"
 mkdir -p "$W/local-fs.target.wants"
 ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
+ln -sfn ../tock-hotspot.service "$W/multi-user.target.wants/tock-hotspot.service"
 ln -sfn /lib/systemd/system/systemd-networkd.service "$W/multi-user.target.wants/systemd-networkd.service"
 # wpa_supplicant for wlan0 starts when wlan0 appears, not at multi-user: a
 # unit that waits for the device would hold network.target (and so ssh and
