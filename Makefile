@@ -74,7 +74,7 @@ test: deps
 	$(MAKE) --no-print-directory image-base-background
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
 		"arm: deb-arm64 image-smoke" \
-		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test" \
+		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test wifi-test" \
 		"link/5: @test-build mqtt-test address-test @deb vm-test @deb-arm64 vm-test-arm64 web-test" \
 		|| { $(STAGE) --table; exit 1; }
 	@$(STAGE) --table
