@@ -30,7 +30,9 @@ def listening_on(port):
         return False
 
 
-class BrowserTest(unittest.TestCase):
+class ChromiumCase(unittest.TestCase):
+    """One headless chromium for a test class's tests, each in a context
+    of its own (the page tests' shared base)."""
     @classmethod
     def setUpClass(cls):
         cls.pw = sync_playwright().start()
@@ -41,6 +43,12 @@ class BrowserTest(unittest.TestCase):
         cls.browser.close()
         cls.pw.stop()
 
+    def phone_context(self):
+        """A phone's viewport (a small Android phone: 360 x 740 CSS pixels)."""
+        return self.browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+
+
+class BrowserTest(ChromiumCase):
     def setUp(self):
         self.box = Box(TOCK, TOCK_WEB)
         self.context = self.browser.new_context()

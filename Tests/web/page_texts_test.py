@@ -12,7 +12,7 @@ import subprocess
 import sys
 import unittest
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
 import browser_test  # noqa: E402
@@ -23,22 +23,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HOST = socket.gethostname().split(".")[0]
 
 
-class PageTextsTest(unittest.TestCase):
+class PageTextsTest(browser_test.ChromiumCase):
     pair_in_page = browser_test.BrowserTest.pair_in_page
-
-    @classmethod
-    def setUpClass(cls):
-        cls.pw = sync_playwright().start()
-        cls.browser = cls.pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.close()
-        cls.pw.stop()
 
     def setUp(self):
         self.box = Box(TOCK, TOCK_WEB)
-        self.context = self.browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+        self.context = self.phone_context()
         self.page = self.context.new_page()
 
     def tearDown(self):

@@ -12,7 +12,7 @@ import sys
 import time
 import unittest
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
 import browser_test  # noqa: E402
@@ -29,23 +29,12 @@ def clock(text):
     return s
 
 
-class TimersTest(unittest.TestCase):
+class TimersTest(browser_test.ChromiumCase):
     pair_in_page = browser_test.BrowserTest.pair_in_page
-
-    @classmethod
-    def setUpClass(cls):
-        cls.pw = sync_playwright().start()
-        cls.browser = cls.pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.close()
-        cls.pw.stop()
 
     def setUp(self):
         self.box = Box(TOCK, TOCK_WEB)
-        # A phone's viewport (a small Android phone: 360 x 740 CSS pixels).
-        self.context = self.browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+        self.context = self.phone_context()
         self.context.add_init_script("navigator.vibrate = (p) => { (window.vibrated = window.vibrated || []).push(p); return true; };"
                                        "window.p = () => { window.pwned = 1; };")
         self.page = self.context.new_page()
