@@ -23,11 +23,13 @@ import sys
 # The boards the image starts (docs/raspberry-pi.md, "What to buy"), by
 # Imager's device tags: the 3B, 3B+ and Zero 2 W are pi3-64bit, the 4B pi4-64bit.
 DEVICES = ["pi3-64bit", "pi4-64bit"]
-# The customisation Imager offers for an image that reads its settings
-# from the boot partition at first boot (rpi-preseed.toml); see
-# docs/raspberry-pi.md, "Imager's repository file", for what is and is
-# not known of this value.
-INIT_FORMAT = "systemd"
+# The customisation Imager offers: with "rpi-preseed", Imager 2.x (from
+# 2.0.11) writes its settings as rpi-preseed.toml on the boot partition,
+# which `tock setup` reads at first boot (docs/raspberry-pi.md, "Imager's
+# repository file"). Imager keeps an entry only if this is one of "",
+# systemd, cloudinit, cloudinit-rpi, rpi-preseed or none.
+INIT_FORMAT = "rpi-preseed"
+INIT_FORMATS = ["", "systemd", "cloudinit", "cloudinit-rpi", "rpi-preseed", "none"]
 
 
 def digest(path):
@@ -56,8 +58,9 @@ def entry(image, download, url, icon, version, date, init_format=INIT_FORMAT):
         raise ValueError(f"--date {date!r}: YYYY-MM-DD") from None
     if not re.fullmatch(r"[0-9][0-9A-Za-z.+~-]{0,63}", version):
         raise ValueError(f"--version {version!r}: a Debian version such as 0.1.0")
-    if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", init_format):
-        raise ValueError(f"--init-format {init_format!r}: a word such as systemd")
+    if init_format not in INIT_FORMATS:
+        raise ValueError(f"--init-format {init_format!r}: one of {', '.join(map(repr, INIT_FORMATS))}"
+                         " (Imager drops an entry with any other value)")
     for what, path in (("--image", image), ("--download", download)):
         if not os.path.isfile(path):
             raise ValueError(f"{what} {path}: no such file")
