@@ -97,7 +97,7 @@ checks:
 	python3 Tests/docs/module-graph.py .
 	bash Tests/terminal/sim-in-tmux.sh .build/debug/tock
 	bash Tests/hardware/consistency.sh --tock .build/debug/tock
-	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis
+	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_analysis test_callgrind
 	cd Benchmarks/kernel-path && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_wire
 	cd Tests/image && PYTHONDONTWRITEBYTECODE=1 TOCK=$(CURDIR)/.build/debug/tock python3 -m unittest test_os_list test_card_config
 
@@ -363,6 +363,16 @@ bench-timers:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
 	$(DEPLOY_BUILD)
 	bash Benchmarks/timers_cost.sh $(CURDIR)/.build-release/release/tock
+
+## The files one Start press crosses, counted (Benchmarks/press_path.py):
+## the release build on the mock backend under callgrind, a window with the
+## press against one without, each instruction given to the source file its
+## address belongs to; writes the table into docs/architecture.md (about a minute).
+.PHONY: press-path
+press-path:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind binutils"
+	$(DEPLOY_BUILD)
+	python3 Benchmarks/press_path.py $(CURDIR)/.build-release/release/tock --write docs/architecture.md
 
 .PHONY: bench-tick
 bench-tick:
