@@ -130,7 +130,7 @@ def table(quiet, pressed):
     lines.append("")
     lines.append("Outside Tock's sources (the Swift runtime and standard library, libc, "
                  "the libraries linked in): " + ", ".join(
-                     f"{os.path.basename(f)} {p - q:+,}" for (_, f), q, p in
+                     f"{os.path.basename(f).replace('(outside tock) ', '')} {p - q:+,}" for (_, f), q, p in
                      sorted(outside, key=lambda r: -(r[2] - r[1]))[:8]) + ".")
     return "\n".join(lines) + "\n"
 

@@ -66,7 +66,7 @@ class CallgrindTest(unittest.TestCase):
         self.assertIn("crosses **2 of Tock's files in 1 modules** (TockCore)", text)
         self.assertIn("| `Sources/TockCore/Machine.swift` | 50 | 0 |", text)
         self.assertNotIn("Reactor.swift", text)
-        self.assertIn("libc.so.6 +90", text)
+        self.assertIn("): libc.so.6 +90", text)
 
 
 if __name__ == "__main__":
