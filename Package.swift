@@ -122,6 +122,7 @@ let package = Package(
         // a configuration text's problems.
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
+        .testTarget(name: "TockHardwareTests", dependencies: ["TockCore", "TockHardware"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop", "TockTestSupport", .product(name: "Logging", package: "swift-log")]),
@@ -133,7 +134,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockDevicesTests", dependencies: [
-            "TockDevices", "TockConfig", "TockGPIOD", "TockCore", "TockHardware", "TockLinux", "TockTestSupport",
+            "TockDevices", "TockConfig", "TockGPIOD", "TockCore", "TockHardware", "TockLinux", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),

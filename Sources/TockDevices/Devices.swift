@@ -9,10 +9,13 @@ import TockMock
 public final class Devices {
     public enum Backend: String, CaseIterable, Sendable { case gpiod, mock }
 
-    /// GPIO inputs, read when their descriptors become readable.
+    /// The inputs, read when their descriptors become readable: the
+    /// board's lines through `InputReader`, on either backend.
     public private(set) var readers: [any EdgeReader] = []
     /// The mock panel, when running on the mock backend.
     public private(set) var panel: MockPanel?
+    /// The script that drives the mock panel (`--mock-input`), if any.
+    public let script: MockInputStream?
     public let display: any SegmentDisplay
     public let sounder: any Sounder
     public let leds: [String: any DigitalOutput]
@@ -25,10 +28,12 @@ public final class Devices {
     public internal(set) var light: (any LightSensor)?
     public internal(set) var lightProblem: String?
 
-    public init(readers: [any EdgeReader], panel: MockPanel?, display: any SegmentDisplay, sounder: any Sounder,
-         leds: [String: any DigitalOutput], switchPosition: SwitchPosition, board: MockBoard? = nil, summary: String) {
+    public init(readers: [any EdgeReader], panel: MockPanel?, script: MockInputStream? = nil, display: any SegmentDisplay,
+                sounder: any Sounder, leds: [String: any DigitalOutput], switchPosition: SwitchPosition, board: MockBoard? = nil,
+                summary: String) {
         self.readers = readers
         self.panel = panel
+        self.script = script
         self.display = display
         self.sounder = sounder
         self.leds = leds
@@ -55,18 +60,26 @@ public final class Devices {
     }
 
     public static func mockParts(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> MockParts {
-        let panel = MockPanel(switchPosition: config.switchPosition)
+        let hw = config.hardware
         let board = MockBoard(clock: clock)
         // Mock lines and buses cannot fail to open.
+        let lines = try! board.inputs(InputLine.all, bias: hw.bias, kernelDebounce: hw.kernelDebounce)
+        let panel = MockPanel(lines: board.inputLines!, activeLow: hw.activeLow, switchPosition: config.switchPosition)
+        let readers = lines.map { InputReader($0, activeLow: hw.activeLow) }
         let (driver, buzzer, leds) = try! outputs(config, leds: config.leds, on: board)
         let display = MockDisplay(clock: clock, driver: driver, chip: board.displayChip)
         let sounder = MockSounder(clock: clock, driver: buzzer)
-        let devices = Devices(readers: input.map { [$0] } ?? [], panel: panel, display: display, sounder: sounder,
-                              leds: leds, switchPosition: config.switchPosition, board: board,
+        let devices = Devices(readers: readers, panel: panel, script: input, display: display, sounder: sounder,
+                              leds: leds, switchPosition: Self.switchPosition(readers), board: board,
                               summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))
         (devices.light, devices.lightProblem) = lightSensor(config, on: board)
         return MockParts(devices: devices, panel: panel, display: display, sounder: sounder,
                          leds: board.outputs.filter { config.leds.contains($0.key) }, board: board)
+    }
+
+    /// Where the switch is, as the inputs read it now.
+    static func switchPosition(_ readers: [InputReader]) -> SwitchPosition {
+        readers.lazy.compactMap { $0.active[.directionSwitch] }.first == true ? .up : .down
     }
 
     /// The real GPIO character device through libgpiod.
@@ -83,20 +96,14 @@ public final class Devices {
             throw HardwareError(.unsupported, "pins.kernel_debounce needs libgpiod 2 (this build uses \(Libgpiod.version)); remove it, Tock debounces in software")
         }
         let onLoss: (String) -> Void = { log.warning("\($0)") }
-        var readers: [any EdgeReader] = []
-        var switchUp = false
-        for (key, role) in [("pins.start", InputLine.button(.start)), ("pins.stop", .button(.stop)),
-                            ("pins.reset", .button(.reset)), ("pins.switch", .directionSwitch)] {
-            let input = try GpiodInput(address[key]!, role: role, bias: hw.bias, activeLow: hw.activeLow,
-                                       kernelDebounce: hw.kernelDebounce, timestamp: timestamp, onLoss: onLoss)
-            if role == .directionSwitch { switchUp = input.active }
-            readers.append(input)
+        let board = GpiodBoard(address: address, timestamp: timestamp, onLoss: onLoss)
+        let readers = try board.inputs(InputLine.all, bias: hw.bias, kernelDebounce: hw.kernelDebounce).map {
+            InputReader($0, activeLow: hw.activeLow, onProblem: onLoss)
         }
-        let board = GpiodBoard(address: address)
         let (display, sounder, leds) = try outputs(config, leds: hw.leds.keys.sorted(), on: board)
         let lines = hw.lines.map { "\($0.key)=\(address[$0.key]!)" }.joined(separator: ", ")
         let devices = Devices(readers: readers, panel: nil, display: display, sounder: sounder, leds: leds,
-                              switchPosition: switchUp ? .up : .down,
+                              switchPosition: Self.switchPosition(readers),
                               summary: "libgpiod \(Libgpiod.version): \(lines); display \(hw.display.rawValue); buzzer \(hw.buzzer.rawValue)"
                                 + (hw.light == .none ? "" : "; light \(hw.light.rawValue)"))
         // A light sensor that cannot be opened is not fatal: the display

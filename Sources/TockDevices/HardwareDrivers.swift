@@ -1,5 +1,6 @@
 import Logging
 import TockConfig
+import TockCore
 import TockDrivers
 import TockGPIOD
 import TockHardware
@@ -62,12 +63,31 @@ extension Devices {
 /// to, buses through the kernel's i2c-dev, spidev and PWM sysfs.
 final class GpiodBoard: Board {
     private let address: [String: LineAddress]
+    private let timestamp: (UInt64) -> Instant
+    private let onLoss: (String) -> Void
 
-    init(address: [String: LineAddress]) { self.address = address }
+    /// - Parameters:
+    ///   - timestamp: converts a kernel CLOCK_MONOTONIC event time to the
+    ///     appliance's clock.
+    ///   - onLoss: told when a line's kernel event buffer overflowed.
+    init(address: [String: LineAddress], timestamp: @escaping (UInt64) -> Instant, onLoss: @escaping (String) -> Void) {
+        self.address = address
+        self.timestamp = timestamp
+        self.onLoss = onLoss
+    }
 
     private func line(_ key: String) throws -> LineAddress {
         guard let a = address[key] else { throw HardwareError(.notFound, "\(key) has no line in the configuration") }
         return a
+    }
+
+    /// One line request per input (`pins.NAME`), each with its own event
+    /// descriptor, as libgpiod's examples request them.
+    func inputs(_ lines: [InputLine], bias: Bias, kernelDebounce: Duration) throws -> [any LevelReader] {
+        try lines.map {
+            try GpiodInput(try line("pins.\($0.name)"), role: $0, bias: bias, kernelDebounce: kernelDebounce,
+                           timestamp: timestamp, onLoss: onLoss)
+        }
     }
 
     func output(_ key: String, role: String, activeLow: Bool) throws -> any DigitalOutput {

@@ -2,6 +2,8 @@ import Logging
 import TockCore
 import TockHardware
 import TockLinux
+import TockLoop
+import TockMock
 
 /// `tock run --backend mock --mock-input FIFO`: the mock panel's lines
 /// driven from text written to a named pipe, one edge per line:
@@ -13,14 +15,16 @@ import TockLinux
 /// The line (`start`, `stop`, `reset`, `switch`), its level (1: pressed, or
 /// the switch Up; 0: released, or Down) and optionally the instant of the
 /// edge in `CLOCK_MONOTONIC` nanoseconds, as a GPIO line event carries it
-/// (without one, the edge happened when it was read). Read by the same
-/// loop, debouncer and state machine as real GPIO events; a script or a
+/// (without one, the edge happened when it was read). Each line closes or
+/// opens a contact of the mock panel, which drives the mock board's wires:
+/// the edges reach the core through the same `InputReader`, loop,
+/// debouncer and state machine as real GPIO events; a script or a
 /// benchmark presses buttons on a headless appliance this way.
 ///
 /// Like a wire, a line driven to the level it already has makes no edge.
 /// A line that does not parse is logged, naming what was expected, and
 /// skipped; it changes nothing.
-public final class MockInputStream: EdgeReader {
+public final class MockInputStream {
     public static let grammar = "<start|stop|reset|switch> <1|0> [CLOCK_MONOTONIC nanoseconds]"
     /// Longer lines are not edges; they are dropped up to the next newline.
     static let maximumLine = 128
@@ -29,19 +33,14 @@ public final class MockInputStream: EdgeReader {
     private let timestamp: (UInt64) -> Instant
     private let now: () -> Instant
     private let log: Logger
-    private var levels: [InputLine: Bool]
     private var pending: [UInt8] = []
     private var discarding = false
     private var lineNumber = 0
 
-    /// - Parameters:
-    ///   - switchPosition: where the switch is now (the buttons are released).
-    ///   - timestamp: converts a `CLOCK_MONOTONIC` instant to the appliance's clock.
-    public init(path: String, switchPosition: SwitchPosition, timestamp: @escaping (UInt64) -> Instant,
+    /// - Parameter timestamp: converts a `CLOCK_MONOTONIC` instant to the appliance's clock.
+    public init(path: String, timestamp: @escaping (UInt64) -> Instant,
                 now: @escaping () -> Instant, log: Logger) throws(HardwareError) {
         fifo = try FIFOReader(path: path)
-        levels = Dictionary(uniqueKeysWithValues: InputLine.all.map { ($0, false) })
-        levels[.directionSwitch] = switchPosition == .up
         self.timestamp = timestamp
         self.now = now
         self.log = log
@@ -50,9 +49,10 @@ public final class MockInputStream: EdgeReader {
     public var descriptor: CInt { fifo.descriptor }
     public var path: String { fifo.path }
 
-    public func readEdges() throws -> [Edge] {
+    /// Reads what was written without blocking and sets `panel`'s contacts
+    /// line by line; the edges this makes are read by the panel's board.
+    public func read(into panel: MockPanel) throws {
         let bytes = try fifo.readAvailable()
-        var edges: [Edge] = []
         let received = now()
         for byte in bytes {
             if byte != UInt8(ascii: "\n") {
@@ -77,13 +77,10 @@ public final class MockInputStream: EdgeReader {
             case .problem(let why):
                 log.warning("\(fifo.path) line \(lineNumber): \(why), ignored; expected \(Self.grammar)")
             case .edge(let line, let active, let at):
-                guard levels[line] != active else { continue }
-                levels[line] = active
                 // An edge cannot have happened after it was read.
-                edges.append(Edge(line: line, active: active, timestamp: min(at.map(timestamp) ?? received, received)))
+                panel.set(line, active: active, at: min(at.map(timestamp) ?? received, received))
             }
         }
-        return edges
     }
 
     public enum Parsed: Equatable {
@@ -109,5 +106,27 @@ public final class MockInputStream: EdgeReader {
             return .problem("\"\(words.dropFirst(2).joined(separator: " ").prefix(30))\" is not a time in nanoseconds")
         }
         return .edge(line, active: active, at: ns)
+    }
+}
+
+extension Devices {
+    /// Has `loop` read the `--mock-input` script whenever it was written
+    /// to: the script closes the mock panel's contacts, and their edges
+    /// come back through the board's `InputReader`, like a person's. A read
+    /// that fails goes to `onFailure`.
+    public func watchScript(on loop: any EventLoop, log: Logger, onFailure: @escaping (any Error) -> Void) throws {
+        guard let script, let panel else { return }
+        try loop.watch(script.descriptor) {
+            do {
+                try script.read(into: panel)
+            } catch {
+                log.critical("reading \(script.path) failed: \(error); stopping")
+                onFailure(error)
+            }
+        }
+    }
+
+    public func unwatchScript(on loop: any EventLoop) {
+        if let script, panel != nil { try? loop.unwatch(script.descriptor) }
     }
 }

@@ -46,26 +46,27 @@ final class RequestedLine {
 /// The consumer name other programs see (`gpioinfo`, and our own busy errors).
 let consumerName = "tock"
 
-/// A GPIO input reporting both edges with the kernel's timestamps, as an
-/// `EdgeReader` for the reactor: no threads, no polling.
-public final class GpiodInput: EdgeReader {
+/// A GPIO input reporting both edges with the kernel's timestamps, as a
+/// `LevelReader` for the reactor: no threads, no polling. The line is
+/// requested without the kernel's active-low flag: its levels are the
+/// pin's, and `InputReader` applies the polarity, as for the mock board.
+public final class GpiodInput: LevelReader {
     public let role: InputLine
     private let line: RequestedLine
     private let timestamp: (UInt64) -> Instant
     private let onLoss: (String) -> Void
-    /// The level last reported, to notice a lost event.
-    public private(set) var active: Bool
+    public let initialLevels: [InputLine: Bool]
     private var lastSeqno: UInt = 0
 
     /// - Parameters:
     ///   - timestamp: converts a CLOCK_MONOTONIC event time to the
     ///     appliance's clock.
     ///   - onLoss: told when the kernel's event buffer overflowed.
-    public init(_ address: LineAddress, role: InputLine, bias: Bias, activeLow: Bool, kernelDebounce: Duration,
+    public init(_ address: LineAddress, role: InputLine, bias: Bias, kernelDebounce: Duration,
                 timestamp: @escaping (UInt64) -> Instant, onLoss: @escaping (String) -> Void) throws(HardwareError) {
         var err: Int32 = 0
         let us = UInt(max(kernelDebounce.nanoseconds / 1000, 0))
-        guard let h = tock_request_input(address.chip.path, address.offset, consumerName, bias.raw, activeLow, us, &err) else {
+        guard let h = tock_request_input(address.chip.path, address.offset, consumerName, bias.raw, false, us, &err) else {
             throw GpioError.requesting(address, as: "an input", errno: -err)
         }
         line = RequestedLine(address: address, handle: h)
@@ -74,35 +75,27 @@ public final class GpiodInput: EdgeReader {
         self.onLoss = onLoss
         let v = tock_get_value(h)
         guard v >= 0 else { throw GpioError.requesting(address, as: "an input", errno: -v) }
-        active = v == 1
+        initialLevels = [role: v == 1]
     }
 
     public var descriptor: CInt { tock_line_fd(line.pointer) }
 
-    public func readEdges() throws -> [Edge] {
+    public func readLevels() throws -> [LevelChange] {
         var buf = [tock_event](repeating: tock_event(), count: 16)
-        var edges: [Edge] = []
+        var changes: [LevelChange] = []
         while true {
             let n = tock_read_events(line.pointer, &buf, Int32(buf.count))
             guard n >= 0 else { throw GpioError.reading(line.address, errno: -n) }
             for e in buf.prefix(Int(n)) {
-                let t = timestamp(e.timestamp_ns)
                 if e.line_seqno != 0, lastSeqno != 0, e.line_seqno != lastSeqno + 1 {
                     onLoss("\(line.address): \(e.line_seqno - lastSeqno - 1) edge events lost (the kernel's buffer overflowed)")
                 }
                 if e.line_seqno != 0 { lastSeqno = e.line_seqno }
-                // Two edges the same way mean one between them was lost:
-                // put it back so the debouncer never sees a stuck level.
-                if e.rising == active {
-                    if e.line_seqno == 0 { onLoss("\(line.address): an edge event was lost") }
-                    edges.append(Edge(line: role, active: !e.rising, timestamp: t))
-                }
-                edges.append(Edge(line: role, active: e.rising, timestamp: t))
-                active = e.rising
+                changes.append(LevelChange(line: role, high: e.rising, timestamp: timestamp(e.timestamp_ns)))
             }
             if n < buf.count { break }
         }
-        return edges
+        return changes
     }
 
     public func close() { line.release() }

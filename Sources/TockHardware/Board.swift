@@ -1,3 +1,5 @@
+import TockCore
+
 /// Where the configured parts are opened, in gpiozero's sense of a pin
 /// factory: the GPIO character device and the kernel's buses on a board,
 /// mock lines and buses (with a chip at the end that decodes what it is
@@ -5,6 +7,13 @@
 /// way over either, so the simulator and the tests run the drivers a
 /// board runs.
 public protocol Board: AnyObject {
+    /// The input lines (`pins.start` … `pins.switch`), each requested for
+    /// both edges with `bias`, the pull resistor, which the board applies:
+    /// the kernel's on a Pi, the level an undriven mock line rests at on a
+    /// PC. What they read is electrical; polarity (`pins.active_low`) is
+    /// applied once, by the `InputReader` over them, for every board.
+    /// `kernelDebounce`: the kernel's filter, where the board has one.
+    func inputs(_ lines: [InputLine], bias: Bias, kernelDebounce: Duration) throws -> [any LevelReader]
     /// An output line by its configuration key (`buzzer.pin`, `leds.running`);
     /// `role` names it in errors.
     func output(_ key: String, role: String, activeLow: Bool) throws -> any DigitalOutput

@@ -90,7 +90,6 @@ public final class Box {
         shell.observe { [loop] change in
             if let s = change.persist { store?.save(s, at: loop.now().monotonic) }
         }
-        devices.panel?.connect { [shell] in shell.edge($0) }
         let shell = shell
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service
@@ -134,6 +133,7 @@ public final class Box {
         }
         try shell.watch(devices.readers, onEdges: { [unowned self] in onEdges?($0) },
                          onFailure: { [unowned self] in onInputFailure?($0) })
+        try devices.watchScript(on: loop, log: log, onFailure: { [unowned self] in onInputFailure?($0) })
     }
 
     /// Fields of the status that the box's owner adds (the reload's).
@@ -152,6 +152,7 @@ public final class Box {
         control?.close()
         mqtt?.close()
         shell.unwatch(devices.readers)
+        devices.unwatchScript(on: loop)
         light?.stop()
         network?.stop()
         store?.save(shell.core.snapshot(at: loop.now()))

@@ -1,11 +1,15 @@
 import TockCore
 import TockHardware
 
-/// A PC's board: every line a `MockOutput`, and on each bus the chip a
-/// module carries (a TM1637 on the two wires, an HT16K33 on I2C, a
+/// A PC's board: the inputs wires at their pull's level (`MockInputLines`,
+/// read through the same `InputReader` and loop as a GPIO chip), every
+/// output line a `MockOutput` at its electrical level, and on each bus the
+/// chip a module carries (a TM1637 on the two wires, an HT16K33 on I2C, a
 /// MAX7219 on SPI, a PWM channel), each decoding what the driver sends.
 public final class MockBoard: Board {
     private let clock: MockClock
+    /// The input lines opened, if any: a `MockPanel` drives them.
+    public private(set) var inputLines: MockInputLines?
     /// Every output opened, by its name (the key's last part: `running`, `pin`).
     public private(set) var outputs: [String: MockOutput] = [:]
     /// The display chip opened, if any: what it lights, read back.
@@ -16,9 +20,18 @@ public final class MockBoard: Board {
 
     public init(clock: @escaping MockClock) { self.clock = clock }
 
+    /// All the lines on one queue, so their edges are read in the order
+    /// they were driven. A mock has no kernel filter: `kernelDebounce` is
+    /// left to the software debouncer, which a board runs as well.
+    public func inputs(_ lines: [InputLine], bias: Bias, kernelDebounce: Duration) throws -> [any LevelReader] {
+        let input = MockInputLines(lines, bias: bias)
+        inputLines = input
+        return [input]
+    }
+
     public func output(_ key: String, role: String, activeLow: Bool) throws -> any DigitalOutput {
         let name = String(key.split(separator: ".").last ?? Substring(key))
-        let line = MockOutput(name: name, clock: clock)
+        let line = MockOutput(name: name, clock: clock, activeLow: activeLow)
         outputs[name] = line
         return line
     }

@@ -5,17 +5,24 @@ import TockCore
 /// simulator runs on.
 public typealias MockClock = () -> Instant
 
-/// An output line that records every change with its time.
+/// An output line that records every change with its time. Its polarity
+/// is the line's, as the kernel applies it on a board: `high` is the level
+/// on the wire, low while active on an active-low line.
 public final class MockOutput: DigitalOutput {
     public let name: String
+    public let activeLow: Bool
     public private(set) var active = false
     public private(set) var history: [(at: Instant, active: Bool)] = []
     private let clock: MockClock
 
-    public init(name: String, clock: @escaping MockClock) {
+    public init(name: String, clock: @escaping MockClock, activeLow: Bool = false) {
         self.name = name
         self.clock = clock
+        self.activeLow = activeLow
     }
+
+    /// The level on the wire.
+    public var high: Bool { active != activeLow }
 
     public func set(_ active: Bool) throws {
         guard active != self.active || history.isEmpty else { return }

@@ -138,8 +138,7 @@ public final class ServiceRuntime {
         switch options.backend {
         case .mock:
             let input = try options.mockInputPath.map {
-                try MockInputStream(path: $0, switchPosition: config.switchPosition, timestamp: clock.boottimeFromMonotonic,
-                                    now: { clock.now().monotonic }, log: log)
+                try MockInputStream(path: $0, timestamp: clock.boottimeFromMonotonic, now: { clock.now().monotonic }, log: log)
             }
             devices = Devices.mock(config, clock: { clock.now().monotonic }, input: input)
         case .gpiod: devices = try Devices.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)

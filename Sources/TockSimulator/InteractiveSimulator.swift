@@ -74,7 +74,7 @@ public final class InteractiveSimulator {
         // screen shows what the display chip lights.
         let parts = Devices.mockParts(config, clock: { [reactor] in reactor.now().monotonic })
         let panel = parts.panel, leds = parts.leds, display = parts.display
-        let devices = Devices(readers: [], panel: panel, display: display, sounder: TerminalBell(parts.sounder),
+        let devices = Devices(readers: parts.devices.readers, panel: panel, display: display, sounder: TerminalBell(parts.sounder),
                               leds: parts.devices.leds, switchPosition: config.switchPosition, board: parts.devices.board,
                               summary: "the terminal, " + parts.devices.summary)
         var log = Logger(label: "tock.sim")
@@ -104,7 +104,7 @@ public final class InteractiveSimulator {
         func redraw() {
             let s = SimulatorScreen.render(frame: display.current ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
-                                           leds: leds.mapValues(\.active), switchPosition: panel.directionSwitch.active ? "up" : "down",
+                                           leds: leds.mapValues(\.active), switchPosition: panel.switchPosition.rawValue,
                                            light: parts.board.lightChip.map { "\(Int($0.lux)) lx" },
                                            detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
             guard s != screen else { return }
@@ -129,13 +129,12 @@ public final class InteractiveSimulator {
                 let now = reactor.now().monotonic
                 switch line {
                 case .directionSwitch:
-                    panel.directionSwitch.drive(active: active, at: now)
+                    panel.set(line, active: active, at: now)
                 case .button(let b):
-                    let input = panel.buttons[b]!
-                    guard !input.active else { continue }
-                    input.drive(active: true, at: now)
+                    guard !panel.isActive(line) else { continue }
+                    panel.press(b, at: now)
                     // The key is let go `hold` later.
-                    reactor.schedule(at: .monotonic(now + hold)) { input.drive(active: false, at: now + hold) }
+                    reactor.schedule(at: .monotonic(now + hold)) { panel.release(b, at: now + hold) }
                 }
             }
             redraw()

@@ -56,22 +56,24 @@ public final class ScriptedSimulation {
 
     /// The script's clock steps, then its edges, each in time order, go on
     /// the loop first: at one instant a step comes before an edge, and both
-    /// before the wake-ups the appliance asks for.
+    /// before the wake-ups the appliance asks for. An edge's timer moves
+    /// the mock panel's contact; the loop reads the line's change before
+    /// its next timer, as it reads a GPIO chip's events.
     private func schedule(_ script: Script) {
-        var edges: [(at: Instant, seq: Int, input: MockInput, active: Bool)] = []
+        var edges: [(at: Instant, seq: Int, line: InputLine, active: Bool)] = []
         var steps: [(at: Instant, seq: Int, by: Duration)] = []
-        func add(_ input: MockInput, _ active: Bool, _ t: Instant) {
-            edges.append((t, edges.count, input, active))
+        func add(_ line: InputLine, _ active: Bool, _ t: Instant) {
+            edges.append((t, edges.count, line, active))
         }
         for step in script.steps {
             let t = origin + step.at
             switch step.action {
             case .press(let b, let hold):
-                for e in PressWaveform.edges(at: t, hold: hold) { add(panel.buttons[b]!, e.active, e.at) }
+                for e in PressWaveform.edges(at: t, hold: hold) { add(.button(b), e.active, e.at) }
             case .bounce(let b, let n):
-                for e in PressWaveform.edges(at: t, hold: Script.defaultHold, bounces: n) { add(panel.buttons[b]!, e.active, e.at) }
+                for e in PressWaveform.edges(at: t, hold: Script.defaultHold, bounces: n) { add(.button(b), e.active, e.at) }
             case .setSwitch(let p):
-                add(panel.directionSwitch, p == .up, t)
+                add(.directionSwitch, p == .up, t)
             case .stepClock(let d):
                 steps.append((t, steps.count, d))
             case .clockSynchronised(let yes):
@@ -94,7 +96,7 @@ public final class ScriptedSimulation {
         var edgeAgenda = Agenda(edges) { ($0.at, $0.seq) < ($1.at, $1.seq) }
         while edgeAgenda.first != nil {
             let e = edgeAgenda.removeFirst()
-            loop.schedule(at: .monotonic(e.at)) { e.input.drive(active: e.active, at: e.at) }
+            loop.schedule(at: .monotonic(e.at)) { [panel] in panel.set(e.line, active: e.active, at: e.at) }
         }
         agendaWork = stepAgenda.work + edgeAgenda.work
     }
