@@ -27,6 +27,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TockCore"),
+        // The one JSON value, its writer and its reader: what every edge
+        // writes and reads (no Foundation, depends on nothing).
+        .target(name: "TockJSON"),
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockCore", "TockHardware"]),
         .target(name: "TockDrivers", dependencies: ["TockCore", "TockHardware"]),
@@ -122,6 +125,7 @@ let package = Package(
         // a configuration text's problems.
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
+        .testTarget(name: "TockJSONTests", dependencies: ["TockJSON"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop", "TockTestSupport", .product(name: "Logging", package: "swift-log")]),
