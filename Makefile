@@ -237,9 +237,8 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
-		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift Sources/TockControl/RequestJSON.swift Sources/TockControl/JSONText.swift \
-		Sources/TockConfig/DurationText.swift Sources/TockCore/Instant.swift Sources/TockCore/TimeBounds.swift \
-		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift Sources/TockCore/Frame.swift Sources/TockCore/Controls.swift -o .build/fuzz/control-request
+		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift $(wildcard Sources/TockJSON/*.swift) \
+		Sources/TockConfig/DurationText.swift $(wildcard Sources/TockCore/*.swift) -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
 ## Fuzz what Tock decodes from its state file and a fleet group's topic

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TockConfig
 import TockCore
+import TockJSON
 import TockLoop
 import TockShell
 
@@ -60,12 +61,12 @@ final class MqttGroup {
         lines.close()
     }
 
-    var status: [String: Any] {
-        var s: [String: Any] = ["name": config.group ?? "", "pending": schedule.pending.count]
+    var status: JSONObject {
+        var s: JSONObject = ["name": .string(config.group ?? ""), "pending": schedule.pending.count.json]
         if let applied = schedule.applied {
-            s["at"] = applied.at
-            s["from"] = applied.from
-            s["seq"] = applied.seq
+            s["at"] = .int(applied.at)
+            s["from"] = .string(applied.from)
+            s["seq"] = .int(applied.seq)
         }
         return s
     }
