@@ -65,7 +65,7 @@ let package = Package(
         // commands out to the display, buzzer, LEDs and trace, remembers its
         // state in the state file.
         .target(name: "TockShell", dependencies: [
-            "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig",
+            "TockJSON", "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -10,7 +10,8 @@ extension JSON {
         /// Keys in UTF-8 byte order (else as the object holds them).
         public var sortsKeys: Bool
         /// Each item and field on a line of its own, indented two spaces a
-        /// level, keys followed by ` : ` (as `JSONEncoder`'s `.prettyPrinted`).
+        /// level, keys followed by ` : `, an empty list `[` and `]` with an
+        /// empty line between (as Foundation's encoder wrote it, pretty-printed).
         public var pretty: Bool
 
         public init(escapesSlash: Bool, shortEscapesForAll: Bool, sortsKeys: Bool = true, pretty: Bool = false) {
@@ -22,7 +23,7 @@ extension JSON {
         /// `\u00XX`), everything else as UTF-8.
         public static let plain = Style(escapesSlash: false, shortEscapesForAll: false)
         /// What the state file and a fleet group's message are written in
-        /// (the text Foundation's `JSONEncoder` with `.sortedKeys` gave, so
+        /// (the text Foundation's encoder with sorted keys gave, so
         /// files and messages of boxes not yet updated compare equal): `/`
         /// escaped too, and `\b`, `\f`.
         public static let encoder = Style(escapesSlash: true, shortEscapesForAll: true)
@@ -61,7 +62,8 @@ extension JSON {
                 newline(level + 1)
                 item.write(to: &out, style, level: level + 1)
             }
-            if !items.isEmpty { newline(level) }
+            if items.isEmpty && style.pretty { out.append(0x0A) }
+            if !items.isEmpty || style.pretty { newline(level) }
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
@@ -73,7 +75,8 @@ extension JSON {
                 out.append(contentsOf: style.pretty ? [0x20, UInt8(ascii: ":"), 0x20] : [UInt8(ascii: ":")])
                 field.value.write(to: &out, style, level: level + 1)
             }
-            if !fields.isEmpty { newline(level) }
+            if fields.isEmpty && style.pretty { out.append(0x0A) }
+            if !fields.isEmpty || style.pretty { newline(level) }
             out.append(UInt8(ascii: "}"))
         }
     }

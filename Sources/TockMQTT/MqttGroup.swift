@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import TockConfig
 import TockCore
@@ -96,7 +95,7 @@ final class MqttGroup {
         let m: Message
         do {
             guard payload.count <= 16_384 else { throw GroupSchedule.Oversized() }
-            m = try JSONDecoder().decode(Message.self, from: Data(payload))
+            m = try JSON.decode(Message.self, from: Array(payload))
         } catch {
             lines.junk(.warning, "group \(config.group ?? ""): ignored a message on \(topic) that is not a group change (\(Self.reason(error)))")
             return

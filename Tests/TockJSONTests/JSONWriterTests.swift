@@ -29,6 +29,14 @@ import TockJSON
         #expect(JSON.double(-.infinity).text() == "null")
     }
 
+    /// tock-web's token list as `JSONEncoder` with `.prettyPrinted` and
+    /// `.sortedKeys` wrote it (checked against it byte for byte).
+    @Test func thePrettyStyleIsTheEncodersPrettyText() {
+        let list: JSON = [["token": "00ff", "name": "Mozilla/5.0", "id": "a1", "created": 1_800_000_000]]
+        #expect(list.text(.encoderPretty) == "[\n  {\n    \"created\" : 1800000000,\n    \"id\" : \"a1\",\n    \"name\" : \"Mozilla\\/5.0\",\n    \"token\" : \"00ff\"\n  }\n]")
+        #expect(JSON.array([]).text(.encoderPretty) == "[\n\n]")
+    }
+
     @Test func whatIsWrittenReadsBackEqual() throws {
         let v: JSON = ["s": "a/\u{0}\u{1F600}\"", "n": -12, "d": 0.25, "l": [[], [:], .null], "o": ["k": false]]
         for style in [JSON.Style.plain, .encoder] {
