@@ -237,15 +237,14 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name TockFuzz \
-		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift Sources/TockControl/RequestJSON.swift Sources/TockControl/JSONText.swift \
-		Sources/TockConfig/DurationText.swift Sources/TockCore/Instant.swift Sources/TockCore/TimeBounds.swift \
-		Sources/TockCore/DailyAlarm.swift Sources/TockCore/CivilDate.swift Sources/TockCore/Frame.swift Sources/TockCore/Controls.swift -o .build/fuzz/control-request
+		Tests/fuzz/ControlRequestFuzz.swift Sources/TockControl/ControlRequest.swift $(wildcard Sources/TockJSON/*.swift) \
+		Sources/TockConfig/DurationText.swift $(wildcard Sources/TockCore/*.swift) -o .build/fuzz/control-request
 	.build/fuzz/control-request .build/fuzz/corpus Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=.build/fuzz/
 
 ## Fuzz what Tock decodes from its state file and a fleet group's topic
 ## (the snapshot and the group message, then every mode run on what decodes).
 STATE_FUZZ_SOURCES := $(wildcard Sources/TockCore/*.swift) Sources/TockMQTT/GroupSchedule.swift Sources/TockConfig/TopicName.swift \
-	Sources/TockShell/JSONValue.swift Sources/TockShell/SnapshotJSON.swift Sources/TockShell/StateFile.swift
+	$(wildcard Sources/TockJSON/*.swift) Sources/TockShell/SnapshotJSON.swift Sources/TockShell/StateFile.swift
 .PHONY: fuzz-state
 fuzz-state:
 	mkdir -p .build/fuzz/state-corpus

@@ -7,6 +7,7 @@ import PackageDescription
 //   tock-web -> TockWeb -> TockControl (a client of the socket, another process)
 //   TockHost -> TockMQTT, TockDevices -> TockShell, TockControl
 //   TockShell, TockControl -> TockConfig, TockLinux, TockLoop -> TockHardware, TockCore
+//   (and TockJSON, the one JSON value, for every edge that writes or reads JSON)
 // (tock-web links neither libgpiod nor libmosquitto.)
 // TockCore is pure Swift: no Foundation, no Glibc, no clock reads, no I/O.
 // Every target declares each module it imports (nothing is re-exported);
@@ -27,6 +28,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TockCore"),
+        // The one JSON value, its writer and its reader: what every edge
+        // writes and reads (no Foundation, depends on nothing).
+        .target(name: "TockJSON"),
         .target(name: "TockHardware", dependencies: ["TockCore"]),
         .target(name: "TockMock", dependencies: ["TockCore", "TockHardware"]),
         .target(name: "TockDrivers", dependencies: ["TockCore", "TockHardware"]),
@@ -61,7 +65,7 @@ let package = Package(
         // commands out to the display, buzzer, LEDs and trace, remembers its
         // state in the state file.
         .target(name: "TockShell", dependencies: [
-            "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig",
+            "TockJSON", "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -74,14 +78,14 @@ let package = Package(
         // The control protocol, the local socket that serves it and its
         // client side; what carries requests out is TockHost's ControlService.
         .target(name: "TockControl", dependencies: [
-            "TockConfig", "TockCore", "TockLoop", "TockLinux",
+            "TockJSON", "TockConfig", "TockCore", "TockLoop", "TockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // MQTT: the bridge, the fleet group and Home Assistant discovery,
         // over a small transport whose real one is libmosquitto.
         .target(name: "TockMQTT", dependencies: [
-            "TockConfig", "TockControl", "TockCore", "TockShell", "TockLoop", "TockLinux", "TockHardware", "CMosquitto",
+            "TockJSON", "TockConfig", "TockControl", "TockCore", "TockShell", "TockLoop", "TockLinux", "TockHardware", "CMosquitto",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The appliance wired once, on whichever loop it is given.
@@ -101,7 +105,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tock", dependencies: [
-            "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
+            "TockJSON", "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -110,7 +114,7 @@ let package = Package(
         // zlib (Debian's zlib1g, on every system) gzips the page once at start-up.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "TockWeb", dependencies: [
-            "TockControl", "TockConfig", "TockCore", "TockLinux", "TockSetup", "CZlib",
+            "TockJSON", "TockControl", "TockConfig", "TockCore", "TockLinux", "TockSetup", "CZlib",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.
@@ -123,6 +127,7 @@ let package = Package(
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
         .testTarget(name: "TockHardwareTests", dependencies: ["TockCore", "TockHardware"]),
+        .testTarget(name: "TockJSONTests", dependencies: ["TockJSON"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),
         .testTarget(name: "TockDriversTests", dependencies: ["TockCore", "TockHardware", "TockDrivers", "TockMock"]),
         .testTarget(name: "TockLoopTests", dependencies: ["TockCore", "TockLoop", "TockTestSupport", .product(name: "Logging", package: "swift-log")]),
@@ -130,21 +135,21 @@ let package = Package(
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockTestSupport"]),
         .testTarget(name: "TockShellTests", dependencies: [
-            "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
+            "TockJSON", "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockDevicesTests", dependencies: [
             "TockDevices", "TockConfig", "TockGPIOD", "TockCore", "TockHardware", "TockLinux", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "TockControlTests", dependencies: ["TockControl", "TockCore"]),
-        .testTarget(name: "TockMQTTTests", dependencies: ["TockMQTT", "TockConfig", "TockControl", "TockCore", "CMosquitto", "TockTestSupport"]),
+        .testTarget(name: "TockControlTests", dependencies: ["TockJSON", "TockControl", "TockCore"]),
+        .testTarget(name: "TockMQTTTests", dependencies: ["TockJSON", "TockMQTT", "TockConfig", "TockControl", "TockCore", "CMosquitto", "TockTestSupport"]),
         .testTarget(name: "TockHostTests", dependencies: [
-            "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
+            "TockJSON", "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockMock"]),
-        .testTarget(name: "TockWebTests", dependencies: ["TockWeb", "TockControl", "TockCore", "TockLinux", "TockSetup"]),
+        .testTarget(name: "TockWebTests", dependencies: ["TockJSON", "TockWeb", "TockControl", "TockCore", "TockLinux", "TockSetup"]),
         .testTarget(name: "TockSetupTests", dependencies: ["TockSetup", "TockCore"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),
     ]

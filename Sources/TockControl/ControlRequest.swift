@@ -1,6 +1,7 @@
 #if canImport(TockCore)
 import TockConfig  // `make fuzz` compiles the few files it needs into one module instead
 import TockCore
+import TockJSON
 #endif
 
 /// One request on the control socket: a JSON object on one line,
@@ -23,7 +24,7 @@ public enum ControlRequest: Equatable, Sendable {
     /// buzzer, the round or the switch is never held back.
     case watch(fps: Int?)
     case set(Duration)
-    case mode(String)
+    case mode(Settings.Mode)
     /// `{"cmd":"program","name":"tAbA"}`: select a named interval program.
     case program(String)
     /// `{"cmd":"alarm","op":"list"}`; `add` with `at`, `days`, `label`;
@@ -83,7 +84,8 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// Longest request line accepted, newline excluded.
     public static let maxLine = 1024
-    public static let modes = ["timer", "stopwatch", "countdown", "interval"]
+    /// The modes a request may name: every case of `Settings.Mode`.
+    public static var modes: [String] { Settings.Mode.allCases.map(\.rawValue) }
 
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public var description: String
@@ -91,9 +93,18 @@ public enum ControlRequest: Equatable, Sendable {
 
     public static func parse(_ line: [UInt8]) throws(Invalid) -> ControlRequest {
         guard line.count <= maxLine else { throw Invalid(description: "request longer than \(maxLine) bytes") }
-        let fields: [String: RequestJSON.Value]
-        do { fields = try RequestJSON.object(line) } catch {
+        let fields: JSONObject
+        do { fields = try JSON.object(line, limits: JSON.Limits(maxBytes: maxLine, maxDepth: 1)) } catch {
             throw Invalid(description: "not a JSON object (\(error.description)); send e.g. {\"cmd\":\"status\"}")
+        }
+        return try parse(fields)
+    }
+
+    /// The request an object's fields make (the page's API builds them
+    /// from its routes and bodies: no text between).
+    public static func parse(_ fields: JSONObject) throws(Invalid) -> ControlRequest {
+        if let nested = fields.first(where: { $0.value.array != nil || $0.value.object != nil }) {
+            throw Invalid(description: "\"\(nested.key.prefix(32))\" is \(nested.value.kind): a request's fields are plain values")
         }
         guard let cmd = fields["cmd"]?.string else { throw Invalid(description: "no \"cmd\" string") }
         func only(_ allowed: Set<String>) throws(Invalid) {
@@ -118,7 +129,7 @@ public enum ControlRequest: Equatable, Sendable {
             do { return .set(try DurationText.parse(text)) } catch { throw Invalid(description: error.description) }
         case "mode":
             try only(["cmd", "mode"])
-            guard let m = fields["mode"]?.string, modes.contains(m) else {
+            guard let m = fields["mode"]?.string.flatMap(Settings.Mode.init(rawValue:)) else {
                 throw Invalid(description: "mode needs \"mode\": one of \(modes.joined(separator: ", "))")
             }
             return .mode(m)
@@ -175,14 +186,14 @@ public enum ControlRequest: Equatable, Sendable {
     }
 
     /// A brightness: a whole number 0 (dimmest lit) to 7.
-    private static func level(_ v: RequestJSON.Value, _ what: String) throws(Invalid) -> Int {
+    private static func level(_ v: JSON, _ what: String) throws(Invalid) -> Int {
         guard let n = v.int, (0...7).contains(n) else {
             throw Invalid(description: "\(what): a whole number from 0 (dimmest lit) to 7 (brightest)")
         }
         return n
     }
 
-    private static func night(_ f: [String: RequestJSON.Value]) throws(Invalid) -> Night? {
+    private static func night(_ f: JSONObject) throws(Invalid) -> Night? {
         if let extra = f.keys.sorted().first(where: { !["cmd", "from", "to", "brightness", "off"].contains($0) }) {
             throw Invalid(description: "unknown field \"\(extra.prefix(32))\" for night")
         }
@@ -212,7 +223,7 @@ public enum ControlRequest: Equatable, Sendable {
     /// whether it can draw it).
     public static let maxTimerName = 16
 
-    private static func timerOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> TimerOp {
+    private static func timerOp(_ f: JSONObject) throws(Invalid) -> TimerOp {
         let ops = ["list", "add", "pause", "resume", "cancel"]
         guard let op = f["op"]?.string, ops.contains(op) else {
             throw Invalid(description: "timer needs \"op\": one of \(ops.joined(separator: ", "))")
@@ -237,7 +248,7 @@ public enum ControlRequest: Equatable, Sendable {
         }
     }
 
-    private static func alarmOp(_ f: [String: RequestJSON.Value]) throws(Invalid) -> AlarmOp {
+    private static func alarmOp(_ f: JSONObject) throws(Invalid) -> AlarmOp {
         let ops = ["list", "add", "rm", "on", "off", "skip-next"]
         guard let op = f["op"]?.string, ops.contains(op) else {
             throw Invalid(description: "alarm needs \"op\": one of \(ops.joined(separator: ", "))")
@@ -282,7 +293,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch(nil): #"{"cmd":"watch"}"#
         case .watch(let fps?): #"{"cmd":"watch","fps":\#(fps)}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
-        case .mode(let m): #"{"cmd":"mode","mode":"\#(m)"}"#
+        case .mode(let m): #"{"cmd":"mode","mode":"\#(m.rawValue)"}"#
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
         case .notice(let text, let seconds): #"{"cmd":"notice","text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#
         case .prompt(let prompt, let within, let text, let seconds):
@@ -326,9 +337,5 @@ public enum ControlRequest: Equatable, Sendable {
     }
 
     /// A JSON string literal.
-    public static func quoted(_ s: String) -> String {
-        var out = ""
-        JSONText.quote(s, into: &out)
-        return out
-    }
+    public static func quoted(_ s: String) -> String { JSON.quoted(s) }
 }

@@ -1,4 +1,5 @@
 import TockCore
+import TockJSON
 
 /// What carries out control requests for a transport (the socket, MQTT):
 /// the box's command interpreter, `ControlService` in TockHost. The
@@ -20,9 +21,9 @@ public protocol ControlResponder: AnyObject {
 public enum ControlStatus {
     /// The segment bits the display gets, one number per digit (bit 0 is
     /// segment a ... bit 6 g, bit 7 the point), and the colon.
-    public static func segments(_ f: Frame, into s: inout [String: Any]) {
-        s["segments"] = (0..<f.digits).map { Int(f.segments(at: $0)) }
-        s["colon"] = f.colon
+    public static func segments(_ f: Frame, into s: inout JSONObject) {
+        s["segments"] = .array((0..<f.digits).map { .int(Int64(f.segments(at: $0))) })
+        s["colon"] = .bool(f.colon)
     }
 
     /// Where the Up/Down switch is (the lever's, or where a request set it).

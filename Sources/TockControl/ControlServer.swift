@@ -1,8 +1,8 @@
-import Foundation
 import Logging
 import SystemPackage
 import TockConfig
 import TockCore
+import TockJSON
 import TockLinux
 import TockLoop
 
@@ -80,7 +80,7 @@ public final class ControlServer {
         let limit = DurationText.format(idleLimit)
         for (fd, why) in slots.expire(at: now()) {
             guard let c = clients[fd] else { continue }
-            reply(c, ["ok": false, "error": why == .unfinished ? "request not finished within \(limit)" : "no request within \(limit); closed"])
+            reply(c, ControlReply.refused(why == .unfinished ? "request not finished within \(limit)" : "no request within \(limit); closed").json)
             drop(fd)
         }
     }
@@ -120,10 +120,10 @@ public final class ControlServer {
             }
             let bytes: [UInt8]
             if c.gap == nil || e == event {
-                if line == nil { line = JSONText.bytes(event.object) + [0x0A] }
+                if line == nil { line = event.bytes + [0x0A] }
                 bytes = line!
             } else {
-                bytes = JSONText.bytes(e.object) + [0x0A]
+                bytes = e.bytes + [0x0A]
             }
             if !send(c, bytes) { drop(fd) }
         }
@@ -137,7 +137,7 @@ public final class ControlServer {
             guard let held = c.held, let last = c.lastSent, let gap = c.gap, last + gap <= t else { continue }
             c.held = nil
             c.lastSent = t
-            if !send(c, JSONText.bytes(held.object) + [0x0A]) { drop(fd) }
+            if !send(c, held.bytes + [0x0A]) { drop(fd) }
         }
         rearmFlush()
     }
@@ -190,7 +190,7 @@ public final class ControlServer {
         }
         if !c.buffer.isEmpty { slots.requestBegan(fd, at: now()) }
         if c.buffer.count > ControlRequest.maxLine {
-            reply(c, ["ok": false, "error": "request longer than \(ControlRequest.maxLine) bytes"])
+            reply(c, ControlReply.refused("request longer than \(ControlRequest.maxLine) bytes").json)
             drop(fd)
         }
     }
@@ -200,7 +200,7 @@ public final class ControlServer {
         let request: ControlRequest
         do { request = try ControlRequest.parse(line) } catch {
             slots.answered(fd, watch: false, at: now())
-            return reply(c, ["ok": false, "error": error.description])
+            return reply(c, ControlReply.refused(error.description).json)
         }
         var watch = false
         if case .watch(let fps) = request {
@@ -208,13 +208,13 @@ public final class ControlServer {
             c.fps = fps
         }
         slots.answered(fd, watch: watch, at: now())
-        return reply(c, service.reply(to: request).object)
+        return reply(c, service.reply(to: request).json)
     }
 
     /// Send one JSON line without waiting; false if the client cannot take it.
     @discardableResult
-    private func reply(_ c: Client, _ object: [String: Any]) -> Bool {
-        send(c, JSONText.bytes(object) + [0x0A])
+    private func reply(_ c: Client, _ object: JSONObject) -> Bool {
+        send(c, JSON.object(object).bytes() + [0x0A])
     }
 
     private func send(_ c: Client, _ bytes: [UInt8]) -> Bool {
@@ -269,21 +269,21 @@ struct WatchEvent: Equatable {
                    timers: newer.timers ?? timers, rang: newer.rang ?? rang)
     }
 
-    var object: [String: Any] {
-        var o: [String: Any] = [:]
-        if let switchPosition { o["switch"] = switchPosition.rawValue }
+    var bytes: [UInt8] {
+        var o = JSONObject()
+        o.set("switch", switchPosition?.rawValue)
         if let frame {
-            o["display"] = frame.text
+            o["display"] = .string(frame.text)
             ControlStatus.segments(frame, into: &o)
         }
-        if let buzzer { o["buzzer"] = buzzer }
-        if let state { o["state"] = state.rawValue }
+        o.set("buzzer", buzzer)
+        o.set("state", state?.rawValue)
         if let round {
-            o["round"] = round.round
-            if let set = round.set { o["set"] = set }
+            o["round"] = round.round.json
+            o.set("set", round.set)
         }
-        if let timers { o["timers"] = timers.map(\.object) }
-        if let rang { o["rang"] = rang }
-        return o
+        if let timers { o["timers"] = .array(timers.map(\.json)) }
+        o.set("rang", rang)
+        return JSON.object(o).bytes()
     }
 }

@@ -1,3 +1,4 @@
+import TockJSON
 /// What the daily check of the apt repository found: the file
 /// `deploy/update/tock-update-check` writes (`/var/lib/tock/update-check.json`,
 /// docs/updates.md) and the box reads, never writes. Its format 1 is one
@@ -66,8 +67,8 @@ public struct UpdateCheck: Sendable, Equatable {
         guard bytes.count <= maxBytes else {
             throw invalid("\(bytes.count) bytes, more than the check's \(maxBytes); it is not the check's (run tock-update-check again)")
         }
-        let f: [String: RequestJSON.Value]
-        do { f = try RequestJSON.object(bytes) } catch { throw invalid("not a JSON object (\(error.description))") }
+        let f: JSONObject
+        do { f = try JSON.object(bytes, limits: JSON.Limits(maxBytes: maxBytes, maxDepth: 1)) } catch { throw invalid("not a JSON object (\(error.description))") }
         if let unknown = f.keys.sorted().first(where: { !["v", "checked", "result", "installed", "latest", "reason"].contains($0) }) {
             throw invalid("an unknown field \"\(unknown.prefix(32))\"")
         }
@@ -129,18 +130,18 @@ public struct UpdateCheck: Sendable, Equatable {
     }
 
     /// The status's `update` field (`tock status --json`).
-    public var fields: [String: String] {
-        var o = ["result": result.rawValue, "checked": checked]
-        if let installed { o["installed"] = installed }
-        if let latest { o["latest"] = latest }
-        if let reason { o["reason"] = reason }
+    public var json: JSONObject {
+        var o: JSONObject = ["result": .string(result.rawValue), "checked": .string(checked)]
+        o.set("installed", installed)
+        o.set("latest", latest)
+        o.set("reason", reason)
         return o
     }
 
     /// Read back from the status's `update` field.
-    public init?(fields o: [String: String]) {
-        guard let r = o["result"].flatMap(Result.init(rawValue:)), let checked = o["checked"] else { return nil }
-        self.init(checked: checked, result: r, installed: o["installed"], latest: o["latest"], reason: o["reason"])
+    public init?(json o: JSONObject) {
+        guard let r = o["result"]?.string.flatMap(Result.init(rawValue:)), let checked = o["checked"]?.string else { return nil }
+        self.init(checked: checked, result: r, installed: o["installed"]?.string, latest: o["latest"]?.string, reason: o["reason"]?.string)
     }
 
     /// One line for `tock status`.

@@ -6,7 +6,7 @@ public enum Button: String, CaseIterable, Hashable, Sendable {
 /// The Up/Down toggle switch. Down counts down from the preset; Up counts
 /// up (to the preset as a target in `timer` mode, without one in
 /// `stopwatch` mode).
-public enum SwitchPosition: String, Hashable, Sendable {
+public enum SwitchPosition: String, CaseIterable, Hashable, Sendable {
     case up, down
 }
 

@@ -63,7 +63,7 @@ public final class ControlService: ControlResponder {
         case .set(let d):
             do { try shell.setPreset(d) } catch { return refused(error) }
         case .mode(let m):
-            do { try shell.setMode(Settings.Mode(rawValue: m)!) } catch { return refused(error) }
+            do { try shell.setMode(m) } catch { return refused(error) }
         case .program(let name):
             do { try shell.selectProgram(name) } catch { return refused(error) }
         case .flip(let p):
@@ -118,8 +118,7 @@ public final class ControlService: ControlResponder {
 
     public func status() -> BoxStatus {
         let core = shell.core
-        var s = BoxStatus(state: shell.state?.rawValue ?? "starting", display: shell.displayed?.text ?? "",
-                          buzzer: shell.tone != nil, mode: core.settings.mode.rawValue)
+        var s = BoxStatus(state: shell.state, display: shell.displayed?.text ?? "", buzzer: shell.tone != nil, mode: core.settings.mode)
         // A changed configuration file waits for the count in progress.
         s.configWaitsForReset = core.pendingSettings != nil
         if let f = shell.displayed {
@@ -129,7 +128,7 @@ public final class ControlService: ControlResponder {
         s.notice = shell.showingNotice
         s.noticeConfirmed = shell.noticeConfirmed
         s.update = updateCheck
-        s.switchPosition = switchPosition.rawValue
+        s.switchPosition = switchPosition
         let dim = core.dimming
         s.brightness = dim.brightness
         s.night = dim.night.map { BoxStatus.Night(from: ControlRequest.clock($0.from), to: ControlRequest.clock($0.to), brightness: $0.brightness) }
@@ -151,7 +150,7 @@ public final class ControlService: ControlResponder {
         if let presets = core.presets {
             s.preset = DurationText.format(presets.current)
             s.presets = presets.all.map(DurationText.format)
-            s.direction = presets.direction.rawValue
+            s.direction = presets.direction
         }
         let progress = shell.progress()
         func ms(_ d: Duration?) -> Int64? { d.map { $0.nanoseconds / 1_000_000 } }

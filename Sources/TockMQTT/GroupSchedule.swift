@@ -1,7 +1,7 @@
-import Foundation
 #if canImport(TockCore)
 import TockConfig  // `make fuzz-state` compiles the files it needs into one module instead
 import TockCore
+import TockJSON
 import TockShell
 #endif
 
@@ -68,10 +68,10 @@ public struct GroupSchedule {
             self.state = state
         }
 
-        /// The message's text, written once (`JSONValue`).
+        /// The message's text, written once (`JSON`, style `.encoder`).
         public var bytes: [UInt8] {
-            JSONValue.object([("v", .int(Int64(Self.format))), ("from", .string(from)), ("seq", .int(seq)), ("at", .int(at)),
-                              ("press", .string(press)), ("state", SnapshotJSON.value(state))]).bytes
+            JSON.fields([("v", .int(Int64(Self.format))), ("from", .string(from)), ("seq", .int(seq)), ("at", .int(at)),
+                              ("press", .string(press)), ("state", SnapshotJSON.value(state))]).bytes(.encoder)
         }
 
         /// A message of a format this box does not read.
@@ -109,7 +109,7 @@ public struct GroupSchedule {
             state = try c.decode(SnapshotJSON.Read.self, forKey: .state).snapshot
         }
 
-        public var key: Key { Key(seq: seq, at: at, from: from, state: String(decoding: SnapshotJSON.value(state).bytes, as: UTF8.self)) }
+        public var key: Key { Key(seq: seq, at: at, from: from, state: String(decoding: SnapshotJSON.value(state).bytes(.encoder), as: UTF8.self)) }
     }
 
     /// The total order of changes.

@@ -1,4 +1,5 @@
 import TockControl
+import TockJSON
 
 /// Home Assistant's *Update* entity for the box: the tock package's version
 /// installed and the newest its apt repository offers, as the daily check
@@ -10,7 +11,7 @@ extension HomeAssistant {
     public static let updateTopic = "update"
 
     static var updateEntity: Entity {
-        Entity("update", "update", "Update", ["state_topic": updateTopic, "device_class": "firmware", "title": "Tock",
+        Entity("update", "update", "Update", ["state_topic": .string(updateTopic), "device_class": "firmware", "title": "Tock",
                                              "entity_category": "config", "icon": "mdi:package-up"])
     }
 
@@ -49,9 +50,9 @@ extension HomeAssistant {
             summary = "The repository's version was refused: \(check?.reason ?? "")"
         }
         let checked = check.map { " Checked \($0.checked)." } ?? ""
-        var fields = ["installed_version": installed, "title": "Tock",
-                      "release_summary": String((summary + checked).prefix(maxSummary))]
-        if let latest { fields["latest_version"] = latest }
-        return String(decoding: JSONText.bytes(fields), as: UTF8.self)
+        var fields: JSONObject = ["installed_version": .string(installed), "title": "Tock",
+                                  "release_summary": .string(String((summary + checked).prefix(maxSummary)))]
+        fields.set("latest_version", latest)
+        return JSON.object(fields).text()
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
 import TockConfig
 import TockControl
 import TockCore
+import TockJSON
 
 /// Home Assistant's MQTT discovery (https://www.home-assistant.io/integrations/mqtt/):
 /// one retained config per entity at
@@ -19,7 +19,7 @@ public enum HomeAssistant {
         public var component: String
         public var object: String
         public var name: String
-        public var fields: [String: Any]
+        public var fields: JSONObject
         /// Shown only while `<prefix>/<topic>`'s value is one of `values`
         /// (as well as while the box is online).
         public var onlyWhile: (topic: String, values: [String])?
@@ -30,7 +30,7 @@ public enum HomeAssistant {
         /// it; a person can enable it (Settings → Entities).
         public var enabledByDefault: Bool
 
-        public init(_ component: String, _ object: String, _ name: String, _ fields: [String: Any],
+        public init(_ component: String, _ object: String, _ name: String, _ fields: JSONObject,
                     onlyWhile: (topic: String, values: [String])? = nil, onlyUnless: (topic: String, values: [String])? = nil,
                     enabledByDefault: Bool = true) {
             self.component = component
@@ -68,7 +68,11 @@ public enum HomeAssistant {
     /// The QoS of every subscription and command, as the README's topics say.
     public static let qos = 1
 
-    static func press(_ cmd: String) -> String { #"{"cmd":"\#(cmd)"}"# }
+    /// The switch's positions, in name order (`down`, `up`) as Home
+    /// Assistant has always been given them.
+    static var switchOptions: JSON { SwitchPosition.allCases.map(\.rawValue).sorted().json }
+
+    static func press(_ cmd: String) -> JSON { #"{"cmd":"\#(cmd)"}"# }
 
     /// The entities every box has. Home Assistant's recorder writes a row
     /// for each state change: Display and Remaining change every second of
@@ -76,7 +80,7 @@ public enum HomeAssistant {
     /// at says the same once per start.
     public static var entities: [Entity] { [
         Entity("sensor", "state", "State", ["state_topic": "state", "icon": "mdi:timer-outline", "device_class": "enum",
-                                            "options": StateName.allCases.map(\.rawValue) + ["starting"]]),
+                                            "options": BoxStatus.stateWords.json]),
         Entity("sensor", "finishes_at", "Finishes at", ["state_topic": "finishes_at", "device_class": "timestamp",
                                                         "icon": "mdi:timer-check-outline"]),
         Entity("sensor", "display", "Display", ["state_topic": "display", "icon": "mdi:numeric",
@@ -90,7 +94,7 @@ public enum HomeAssistant {
         Entity("button", "reset", "Reset", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
         Entity("select", "mode", "Mode", ["command_topic": "cmd", "state_topic": "mode",
                                           "command_template": #"{"cmd":"mode","mode":"{{ value }}"}"#,
-                                          "options": ControlRequest.modes]),
+                                          "options": ControlRequest.modes.json]),
         // A preset applies in the timer and stopwatch modes only: elsewhere
         // the entity is unavailable (the topic keeps the last preset).
         Entity("text", "preset", "Preset", ["command_topic": "cmd", "state_topic": "preset",
@@ -98,16 +102,16 @@ public enum HomeAssistant {
                                             "pattern": "^[0-9][0-9hms:.]*$", "min": 1, "max": 16],
                onlyWhile: ("mode", ["timer", "stopwatch"])),
         Entity("sensor", "direction", "Direction", ["state_topic": "direction", "device_class": "enum",
-                                                    "options": ["down", "up"], "icon": "mdi:swap-vertical"]),
+                                                    "options": switchOptions, "icon": "mdi:swap-vertical"]),
         Entity("sensor", "switch", "Switch", ["state_topic": "switch", "device_class": "enum",
-                                              "options": ["down", "up"], "icon": "mdi:toggle-switch-outline"]),
+                                              "options": switchOptions, "icon": "mdi:toggle-switch-outline"]),
         // The switch set as `tock switch down` sets it (the lever's next
         // move wins again): what a count down needs in the timer mode, as
         // an entity action any user may call (the Switch sensor above stays
         // for what reads it).
         Entity("select", "up_down", "Up/Down switch", ["command_topic": "cmd", "state_topic": "switch",
                                                        "command_template": #"{"cmd":"switch","position":"{{ value }}"}"#,
-                                                       "options": ["down", "up"], "icon": "mdi:swap-vertical"]),
+                                                       "options": switchOptions, "icon": "mdi:swap-vertical"]),
         Entity("sensor", "next_alarm", "Next alarm", ["state_topic": "next_alarm", "device_class": "timestamp",
                                                       "json_attributes_topic": "next_alarm_attributes", "icon": "mdi:alarm"]),
         // Off until the kernel reports the wall clock synchronised: the
@@ -128,7 +132,7 @@ public enum HomeAssistant {
         // when the last one happened and its `event_type` which one, for
         // the logbook, a dashboard and a state trigger. The topic carries
         // the bare name; the template makes it the JSON the platform reads.
-        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.filter { $0.topic == "event" }.map(\.payload),
+        Entity("event", "events", "Events", ["state_topic": "event", "event_types": triggers.filter { $0.topic == "event" }.map(\.payload).json,
                                              "value_template": "{{ {'event_type': value} | tojson }}",
                                              "icon": "mdi:bell-ring-outline"]),
     ] + timerEntities + [updateEntity] }
@@ -149,14 +153,14 @@ public enum HomeAssistant {
                                                            "icon": "mdi:timer-sand-complete"]),
         // Each ring as `{"event_type":"timer_finished","name":"EGG",...}`:
         // the name and duration become the event's attributes.
-        Entity("event", "timer_finished", "Timer finished", ["state_topic": timerEventTopic, "event_types": ["timer_finished"],
+        Entity("event", "timer_finished", "Timer finished", ["state_topic": .string(timerEventTopic), "event_types": ["timer_finished"],
                                                              "icon": "mdi:timer-check-outline"]),
         // "EGG 6m" adds a timer. No state topic: the box has no "last
         // added" to show, and a text's state must match its pattern, so
         // Home Assistant shows what was typed last (assumed state).
         Entity("text", "add_timer", "Add timer", ["command_topic": "cmd", "icon": "mdi:timer-plus-outline",
-                                                  "command_template": addTimerTemplate,
-                                                  "pattern": addTimerPattern, "min": 3, "max": 40]),
+                                                  "command_template": .string(addTimerTemplate),
+                                                  "pattern": .string(addTimerPattern), "min": 3, "max": 40]),
     ] }
 
     /// The *Timer* select, whose options are the extra timers in progress
@@ -170,13 +174,13 @@ public enum HomeAssistant {
     public static func timerPickerEntities(_ inProgress: [String]) -> [Entity] {
         let none = (topic: timerSelectedTopic, values: ["None"])
         func button(_ op: String, _ name: String, _ icon: String) -> Entity {
-            Entity("button", "timer_\(op)", name, ["command_topic": timerCommandTopic, "payload_press": #"{"op":"\#(op)"}"#, "icon": icon],
+            Entity("button", "timer_\(op)", name, ["command_topic": .string(timerCommandTopic), "payload_press": #"{"op":"\#(op)"}"#, "icon": .string(icon)],
                    onlyUnless: none)
         }
         return [
-            Entity("select", "timer", "Timer", ["command_topic": timerCommandTopic, "state_topic": timerSelectedTopic,
+            Entity("select", "timer", "Timer", ["command_topic": .string(timerCommandTopic), "state_topic": .string(timerSelectedTopic),
                                                 "command_template": "{{ {'op': 'select', 'name': value} | tojson }}",
-                                                "options": inProgress, "icon": "mdi:timer-sand"],
+                                                "options": inProgress.json, "icon": "mdi:timer-sand"],
                    onlyUnless: none),
             button("pause", "Pause timer", "mdi:pause"),
             button("resume", "Resume timer", "mdi:play"),
@@ -213,15 +217,15 @@ public enum HomeAssistant {
     /// `defaultNight` when the file has none).
     public static func dimmingEntities(night: NightSchedule?) -> [Entity] {
         let on = night ?? defaultNight
-        let config = "config"
-        let level: [String: Any] = ["min": Dimming.levels.lowerBound, "max": Dimming.levels.upperBound, "step": 1, "mode": "slider"]
+        let config: JSON = "config"
+        let level: JSONObject = ["min": Dimming.levels.lowerBound.json, "max": Dimming.levels.upperBound.json, "step": 1, "mode": "slider"]
         return [
-            Entity("number", "brightness", "Brightness", level.merging(
+            Entity("number", "brightness", "Brightness", level.adding(
                 ["command_topic": "cmd", "state_topic": "brightness", "entity_category": config, "icon": "mdi:brightness-6",
-                 "command_template": #"{"cmd":"brightness","level":{{ value | int }}}"#]) { a, _ in a }),
+                 "command_template": #"{"cmd":"brightness","level":{{ value | int }}}"#])),
             Entity("switch", "night", "Night schedule", ["command_topic": "cmd", "state_topic": "night",
-                                                        "payload_on": ControlRequest.night(.on(from: on.from, to: on.to, brightness: on.brightness)).line,
-                                                        "payload_off": ControlRequest.night(.off).line,
+                                                        "payload_on": .string(ControlRequest.night(.on(from: on.from, to: on.to, brightness: on.brightness)).line),
+                                                        "payload_off": .string(ControlRequest.night(.off).line),
                                                         "state_on": "ON", "state_off": "OFF", "entity_category": config,
                                                         "icon": "mdi:weather-night"]),
             // Home Assistant's time entity sends a `datetime.time`.
@@ -233,9 +237,9 @@ public enum HomeAssistant {
                                                     "command_template": #"{"cmd":"night","to":"{{ value.strftime('%H:%M') }}"}"#,
                                                     "icon": "mdi:weather-sunset-up"],
                    onlyWhile: ("night", ["ON"])),
-            Entity("number", "night_brightness", "Night brightness", level.merging(
+            Entity("number", "night_brightness", "Night brightness", level.adding(
                 ["command_topic": "cmd", "state_topic": "night_brightness", "entity_category": config, "icon": "mdi:brightness-4",
-                 "command_template": #"{"cmd":"night","brightness":{{ value | int }}}"#]) { a, _ in a },
+                 "command_template": #"{"cmd":"night","brightness":{{ value | int }}}"#]),
                    onlyWhile: ("night", ["ON"])),
         ]
     }
@@ -251,7 +255,7 @@ public enum HomeAssistant {
         return [
             Entity("select", "program", "Program", ["command_topic": "cmd", "state_topic": "program",
                                                     "command_template": #"{"cmd":"program","name":"{{ value }}"}"#,
-                                                    "options": programs]),
+                                                    "options": programs.json]),
             Entity("sensor", "round", "Round", ["state_topic": "round", "icon": "mdi:counter", "state_class": "measurement"]),
         ]
     }
@@ -283,30 +287,30 @@ public enum HomeAssistant {
     /// switches (named as given) and the device triggers.
     public static func configs(_ c: MqttConfig, version: String, alarms: [String] = [],
                                programs: [String] = [], night: NightSchedule? = nil,
-                               timers: [String] = []) -> [(topic: String, payload: [String: Any])] {
+                               timers: [String] = []) -> [(topic: String, payload: JSONObject)] {
         let node = c.clientID
         let p = c.topicPrefix
-        let device: [String: Any] = [
+        let device: JSONObject = [
             "identifiers": ["tock_\(node)"],
             "name": "Tock \(node)",
             "manufacturer": "Tock",
             "model": "Tock timer",
-            "sw_version": version,
+            "sw_version": .string(version),
         ]
         // Who published the configs: Home Assistant names it in its log
         // beside a config it cannot use. The device triggers' schema has
         // no origin, so only the entities carry it.
-        let origin: [String: Any] = ["name": "Tock", "sw_version": version]
+        let origin: JSONObject = ["name": "Tock", "sw_version": .string(version)]
         let all = entities + timerPickerEntities(timers) + dimmingEntities(night: night) + programEntities(programs)
             + alarms.enumerated().map { alarmSwitch($0.offset + 1, name: $0.element) }
-        var out = all.map { e -> (topic: String, payload: [String: Any]) in
-            var payload: [String: Any] = [
-                "name": e.name,
+        var out = all.map { e -> (topic: String, payload: JSONObject) in
+            var payload: JSONObject = [
+                "name": .string(e.name),
                 "unique_id": "\(node)_\(e.object)",
                 "default_entity_id": "\(e.component).tock_\(node)_\(e.object)",
-                "device": device,
-                "origin": origin,
-                "qos": qos,
+                "device": .object(device),
+                "origin": .object(origin),
+                "qos": qos.json,
             ]
             if !e.enabledByDefault { payload["enabled_by_default"] = false }
             if let only = e.onlyWhile ?? e.onlyUnless {
@@ -324,21 +328,21 @@ public enum HomeAssistant {
                 payload["payload_not_available"] = "offline"
             }
             for (key, value) in e.fields {
-                payload[key] = Entity.topicKeys.contains(key) ? "\(p)/\(value)" : value
+                payload[key] = Entity.topicKeys.contains(key) ? "\(p)/\(value.string ?? "")" : value
             }
             return ("\(c.discoveryPrefix)/\(e.component)/\(node)/\(e.object)/config", payload)
         }
         for t in triggers {
-            var trigger: [String: Any] = [
+            var trigger: JSONObject = [
                 "automation_type": "trigger",
                 "topic": "\(p)/\(t.topic)",
-                "type": t.type,
-                "subtype": t.subtype,
-                "payload": t.payload,
-                "qos": qos,
-                "device": device,
+                "type": .string(t.type),
+                "subtype": .string(t.subtype),
+                "payload": .string(t.payload),
+                "qos": qos.json,
+                "device": .object(device),
             ]
-            if let v = t.valueTemplate { trigger["value_template"] = v }
+            trigger.set("value_template", t.valueTemplate)
             out.append(("\(c.discoveryPrefix)/device_automation/\(node)/\(t.type)/config", trigger))
         }
         return out

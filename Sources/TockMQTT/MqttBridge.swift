@@ -1,8 +1,8 @@
-import Foundation
 import Logging
 import TockConfig
 import TockControl
 import TockCore
+import TockJSON
 import TockLoop
 import TockShell
 
@@ -101,10 +101,10 @@ public final class MqttBridge {
             outputs(change)
         }
         service.addStatusFields { [unowned self] s in
-            let counts: [String: Any] = ["received": received, "ignored": ignored, "retained_ignored": retainedIgnored, "dropped": dropped]
-            let link: [String: Any] = client.status.merging(counts) { a, _ in a }
-            s.mqtt = JSONText.Object(link)
-            if let g = self.group?.status { s.group = JSONText.Object(g) }
+            let counts: JSONObject = ["received": received.json, "ignored": ignored.json, "retained_ignored": retainedIgnored.json,
+                                      "dropped": dropped.json]
+            s.mqtt = client.status.adding(counts)
+            if let g = self.group?.status { s.group = g }
         }
     }
 
@@ -135,7 +135,7 @@ public final class MqttBridge {
         announcedAlarms = MqttStateTopics.alarmNames(of: shell)
         for (topic, payload) in HomeAssistant.configs(config, version: Self.version, alarms: announcedAlarms, programs: programNames,
                                                       night: fileNight, timers: picker.options) {
-            client.publish(topic, config.discovery ? JSONText.bytes(payload) : [])
+            client.publish(topic, config.discovery ? JSON.object(payload).bytes() : [])
         }
         // Alarm switches of alarms removed while the link was down.
         for n in announcedAlarms.count + 1 ... DailyAlarm.maxCount {
@@ -194,7 +194,7 @@ public final class MqttBridge {
         guard picker.announce(names, at: now()), config.discovery else { return }
         let topic = HomeAssistant.timerSelectConfigTopic(config)
         if let c = HomeAssistant.configs(config, version: Self.version, timers: names).first(where: { $0.topic == topic }) {
-            client.publish(topic, JSONText.bytes(c.payload))
+            client.publish(topic, JSON.object(c.payload).bytes())
         }
     }
 
@@ -206,7 +206,7 @@ public final class MqttBridge {
         let configs = HomeAssistant.configs(config, version: Self.version, alarms: names, programs: programNames, night: fileNight)
         for n in 0..<names.count where n >= announcedAlarms.count || names[n] != announcedAlarms[n] {
             let topic = HomeAssistant.alarmConfigTopic(config, n + 1)
-            if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSONText.bytes(c.payload)) }
+            if let c = configs.first(where: { $0.topic == topic }) { client.publish(topic, JSON.object(c.payload).bytes()) }
         }
         for n in names.count..<max(names.count, announcedAlarms.count) {
             // The entity goes first, then its retained state.
@@ -294,26 +294,26 @@ public final class MqttBridge {
             case .request(let r): request = r
             case .selected(let name):
                 return client.measure {
-                    var reply = service.reply(to: .status).object
-                    reply[HomeAssistant.timerSelectedTopic] = name
-                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
+                    var reply = service.reply(to: .status).json
+                    reply[HomeAssistant.timerSelectedTopic] = .string(name)
+                    client.publish("\(config.topicPrefix)/reply", JSON.object(reply).bytes(), retain: false)
                     publishState(force: false)
                 }
             case .refused(let why):
                 return client.measure {
-                    client.publish("\(config.topicPrefix)/reply", JSONText.bytes(ControlReply.refused(why).object), retain: false)
+                    client.publish("\(config.topicPrefix)/reply", ControlReply.refused(why).bytes, retain: false)
                     refused(command.description, why, on: timerCommandTopic)
                 }
             }
         }
         client.measure {
-            let reply: [String: Any] = if case .watch = request {
-                ["ok": false, "error": "watch is for the control socket; subscribe to \(config.topicPrefix)/# instead"]
+            let reply: ControlReply = if case .watch = request {
+                .refused("watch is for the control socket; subscribe to \(config.topicPrefix)/# instead")
             } else {
-                service.reply(to: request).object
+                service.reply(to: request)
             }
-            client.publish("\(config.topicPrefix)/reply", JSONText.bytes(reply), retain: false)
-            if reply["ok"] as? Bool == false { refused(request.line, reply["error"] as? String ?? "", on: commandTopic) }
+            client.publish("\(config.topicPrefix)/reply", reply.bytes, retain: false)
+            if let error = reply.error { refused(request.line, error, on: commandTopic) }
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import TockConfig
 import TockCore
+import TockJSON
 import TockLinux
 import TockLoop
 import TockHardware
@@ -36,9 +37,8 @@ public final class MqttClient: MqttTransport {
     public var onConnected: (() -> Void)?
     public var onMessage: ((_ topic: String, _ payload: UnsafeRawBufferPointer, _ retained: Bool) -> Void)?
     public var onDisconnected: (() -> Void)?
-    public var status: [String: Any] {
-        ["link": link.rawValue, "worst_stall_us": worstStall.nanoseconds / 1000, "worst_stall_cpu_us": worstStallCPU.nanoseconds / 1000,
-         "replies_dropped": dropped]
+    public var status: JSONObject {
+        ["link": .string(link.rawValue), "worst_stall_us": (worstStall.nanoseconds / 1000).json, "worst_stall_cpu_us": (worstStallCPU.nanoseconds / 1000).json, "replies_dropped": dropped.json]
     }
 
     private let config: MqttConfig

@@ -1,7 +1,7 @@
-import Foundation
 import Logging
 import TockConfig
 import TockCore
+import TockJSON
 import TockLoop
 import TockShell
 
@@ -60,12 +60,12 @@ final class MqttGroup {
         lines.close()
     }
 
-    var status: [String: Any] {
-        var s: [String: Any] = ["name": config.group ?? "", "pending": schedule.pending.count]
+    var status: JSONObject {
+        var s: JSONObject = ["name": .string(config.group ?? ""), "pending": schedule.pending.count.json]
         if let applied = schedule.applied {
-            s["at"] = applied.at
-            s["from"] = applied.from
-            s["seq"] = applied.seq
+            s["at"] = .int(applied.at)
+            s["from"] = .string(applied.from)
+            s["seq"] = .int(applied.seq)
         }
         return s
     }
@@ -95,7 +95,7 @@ final class MqttGroup {
         let m: Message
         do {
             guard payload.count <= 16_384 else { throw GroupSchedule.Oversized() }
-            m = try JSONDecoder().decode(Message.self, from: Data(payload))
+            m = try JSON.decode(Message.self, from: Array(payload))
         } catch {
             lines.junk(.warning, "group \(config.group ?? ""): ignored a message on \(topic) that is not a group change (\(Self.reason(error)))")
             return

@@ -1,7 +1,7 @@
-import Foundation
 import TockConfig
 import TockControl
 import TockCore
+import TockJSON
 import TockShell
 
 /// The state topics' values, computed from the box (`<prefix>/<key>`),
@@ -91,17 +91,17 @@ enum MqttStateTopics {
     /// a paused one what it has left, so the values change only when a
     /// timer is added, paused, resumed, cancelled, rings or is silenced.
     static func timerValues(_ timers: [TimerView]) -> [(String, String)] {
-        let list: [[String: Any]] = timers.map { v in
-            var o: [String: Any] = ["name": v.timer.name, "state": v.timer.stateWord,
-                                    "duration": DurationText.format(v.timer.duration)]
-            if let ends = v.ends { o["ends"] = timestamp(ends + .milliseconds(500)) } else { o["remaining_ms"] = wholeSeconds(v.left, up: true) * 1000 }
-            return o
+        let list: [JSON] = timers.map { v in
+            var o: JSONObject = ["name": .string(v.timer.name), "state": .string(v.timer.stateWord),
+                                 "duration": .string(DurationText.format(v.timer.duration))]
+            if let ends = v.ends { o["ends"] = .string(timestamp(ends + .milliseconds(500))) } else { o["remaining_ms"] = (wholeSeconds(v.left, up: true) * 1000).json }
+            return .object(o)
         }
         let next = timers.filter { $0.ends != nil }.min { $0.ends! < $1.ends! }
         return [
-            ("timers", String(decoding: JSONText.bytes(list), as: UTF8.self)),
+            ("timers", JSON.array(list).text()),
             ("next_timer", next?.ends.map { timestamp($0 + .milliseconds(500)) } ?? "None"),
-            ("next_timer_attributes", String(decoding: JSONText.bytes(next.map { ["name": $0.timer.name] } ?? [String: Any]()), as: UTF8.self)),
+            ("next_timer_attributes", JSON.object(next.map { ["name": .string($0.timer.name)] } ?? JSONObject()).text()),
         ]
     }
 
@@ -109,9 +109,9 @@ enum MqttStateTopics {
     /// reached zero: Home Assistant's event entity takes `event_type`, and
     /// the rest as the event's attributes.
     static func timerFinished(_ name: String, duration: Duration?) -> String {
-        var o: [String: Any] = ["event_type": "timer_finished", "name": name]
-        if let duration { o["duration"] = DurationText.format(duration) }
-        return String(decoding: JSONText.bytes(o), as: UTF8.self)
+        var o: JSONObject = ["event_type": "timer_finished", "name": .string(name)]
+        o.set("duration", duration.map(DurationText.format))
+        return JSON.object(o).text()
     }
 
     /// The daily alarms' switch names, in `tock alarm list`'s order.

@@ -1,3 +1,4 @@
+import TockJSON
 /// The state of the link to the broker.
 public enum MqttLink: String { case down, connecting, connected }
 
@@ -24,7 +25,7 @@ public protocol MqttTransport: AnyObject {
     /// Runs MQTT work, timed for the status (`worst_stall_us`).
     func measure(_ body: () -> Void)
     /// The link's part of the status.
-    var status: [String: Any] { get }
+    var status: JSONObject { get }
 }
 
 extension MqttTransport {

@@ -1,5 +1,6 @@
 import TockControl
 import TockCore
+import TockJSON
 
 /// Home Assistant's *Timer* select and the buttons that act on the timer
 /// it selects (*Pause timer*, *Resume timer*, *Cancel timer*), on
@@ -44,8 +45,8 @@ struct TimerPicker: Equatable {
         guard bytes.count <= ControlRequest.maxLine else {
             throw .init(description: "\(bytes.count) bytes, longer than \(ControlRequest.maxLine)")
         }
-        let f: [String: RequestJSON.Value]
-        do { f = try RequestJSON.object(bytes) } catch {
+        let f: JSONObject
+        do { f = try JSON.object(bytes, limits: JSON.Limits(maxBytes: ControlRequest.maxLine, maxDepth: 1)) } catch {
             throw .init(description: #"not a JSON object (\#(error.description)); send e.g. {"op":"pause"}"#)
         }
         let ops = ["select", "pause", "resume", "cancel"]
@@ -126,7 +127,7 @@ struct TimerPicker: Equatable {
     /// The refusal of a name that is not (or no longer) in progress: the
     /// name as JSON quotes it (whatever signs it has), and those there are.
     static func notInProgress(_ name: String, _ inProgress: [String]) -> String {
-        let quoted = String(decoding: JSONText.bytes(String(name.prefix(32))), as: UTF8.self)
+        let quoted = JSON.quoted(String(name.prefix(32)))
         let now = inProgress.isEmpty ? "none is" : "in progress: \(inProgress.joined(separator: ", "))"
         return "no timer named \(quoted) is in progress (\(now)); the selection stays as it was"
     }
@@ -135,7 +136,7 @@ struct TimerPicker: Equatable {
 extension TimerPicker.Command: CustomStringConvertible {
     var description: String {
         switch self {
-        case .select(let name): "select \(String(decoding: JSONText.bytes(String(name.prefix(32))), as: UTF8.self))"
+        case .select(let name): "select \(JSON.quoted(String(name.prefix(32))))"
         case .pause: "pause"
         case .resume: "resume"
         case .cancel: "cancel"

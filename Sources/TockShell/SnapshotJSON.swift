@@ -1,5 +1,6 @@
 #if canImport(TockCore)
 import TockCore  // `make fuzz-state` compiles the files it needs into one module instead
+import TockJSON
 #endif
 
 /// A snapshot in the flat shape of the state file's versions 1 and 2, which
@@ -9,13 +10,13 @@ import TockCore  // `make fuzz-state` compiles the files it needs into one modul
 /// versions read what this writes. The state file moved on to its own
 /// shape (`StateFile`, version 3).
 ///
-/// Written with `JSONValue` (byte for byte what Foundation's encoder gave
+/// Written with `JSON` in its `.encoder` style (byte for byte what Foundation's encoder gave
 /// for the snapshot's synthesized `Codable` when the core still held it;
 /// `SnapshotJSONTests` checks it against files written then), read through
 /// `Decodable` here, checked whole by the core (`Snapshot.check`).
 public enum SnapshotJSON {
-    public static func value(_ s: Snapshot) -> JSONValue {
-        .object([
+    public static func value(_ s: Snapshot) -> JSON {
+        .fields([
             ("mode", .string(s.mode.rawValue)),
             ("phase", value(s.phase)),
             ("presets", .ints(s.presets)),
@@ -23,7 +24,7 @@ public enum SnapshotJSON {
             ("direction", .string(s.direction.rawValue)),
             ("fileMode", s.fileMode.map { .string($0.rawValue) }),
             ("alarms", s.alarms.map(value)),
-            ("filePresets", s.filePresets.map(JSONValue.ints)),
+            ("filePresets", s.filePresets.map(JSON.ints)),
             ("leadIn", s.leadIn.map { .int($0) }),
             ("overrunSince", s.overrunSince.map { .int($0) }),
             ("program", s.program.map { .int(Int64($0)) }),
@@ -36,42 +37,42 @@ public enum SnapshotJSON {
 
     /// An enum case as Swift's synthesized coding wrote it: an object with
     /// the case's name as its one key, its labelled values inside.
-    static func value(_ p: Snapshot.Phase) -> JSONValue {
+    static func value(_ p: Snapshot.Phase) -> JSON {
         switch p {
-        case .ready: .object([("ready", .object([]))])
-        case .running(let since, let before): .object([("running", .object([("since", .int(since)), ("before", .int(before))]))])
-        case .paused(let elapsed): .object([("paused", .object([("elapsed", .int(elapsed))]))])
-        case .ringing(let since): .object([("ringing", .object([("since", .int(since))]))])
-        case .done: .object([("done", .object([]))])
-        case .over: .object([("over", .object([]))])
+        case .ready: .fields([("ready", .fields([]))])
+        case .running(let since, let before): .fields([("running", .fields([("since", .int(since)), ("before", .int(before))]))])
+        case .paused(let elapsed): .fields([("paused", .fields([("elapsed", .int(elapsed))]))])
+        case .ringing(let since): .fields([("ringing", .fields([("since", .int(since))]))])
+        case .done: .fields([("done", .fields([]))])
+        case .over: .fields([("over", .fields([]))])
         }
     }
 
-    static func value(_ a: SetAsideEdits) -> JSONValue {
-        .object([
-            ("presets", .array(a.presets.map { .object([("file", .ints($0.file)), ("presets", .ints($0.presets)), ("index", .int(Int64($0.index)))]) })),
+    static func value(_ a: SetAsideEdits) -> JSON {
+        .fields([
+            ("presets", .array(a.presets.map { .fields([("file", .ints($0.file)), ("presets", .ints($0.presets)), ("index", .int(Int64($0.index)))]) })),
             ("alarms", .array(a.alarms.map(value))),
         ])
     }
 
-    static func value(_ d: DimmingSnapshot) -> JSONValue {
-        .object([("brightness", .int(Int64(d.brightness))), ("night", d.night.map { .ints($0.map(Int64.init)) }),
+    static func value(_ d: DimmingSnapshot) -> JSON {
+        .fields([("brightness", .int(Int64(d.brightness))), ("night", d.night.map { .ints($0.map(Int64.init)) }),
                  ("file", .string(d.file))])
     }
 
-    static func value(_ a: AlarmsSnapshot) -> JSONValue {
-        .object([
+    static func value(_ a: AlarmsSnapshot) -> JSON {
+        .fields([
             ("items", .array(a.items.map(value))),
             ("file", .strings(a.file)),
             ("minute", a.minute.map { .int(Int64($0)) }),
-            ("labels", a.labels.map(JSONValue.strings)),
+            ("labels", a.labels.map(JSON.strings)),
             ("ringing", a.ringing.map { .int($0) }),
             ("snoozedUntil", a.snoozedUntil.map { .int($0) }),
         ])
     }
 
-    static func value(_ i: AlarmsSnapshot.Item) -> JSONValue {
-        .object([("at", .string(i.at)), ("days", .string(i.days)), ("label", .string(i.label)),
+    static func value(_ i: AlarmsSnapshot.Item) -> JSON {
+        .fields([("at", .string(i.at)), ("days", .string(i.days)), ("label", .string(i.label)),
                  ("enabled", .bool(i.enabled)), ("handled", .int(i.handled))])
     }
 

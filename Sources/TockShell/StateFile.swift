@@ -1,6 +1,6 @@
-import Foundation
 #if canImport(TockCore)
 import TockCore  // `make fuzz-state` compiles the files it needs into one module instead
+import TockJSON
 #endif
 
 /// The state file's format, version 3: what the shown mode is doing
@@ -27,7 +27,7 @@ import TockCore  // `make fuzz-state` compiles the files it needs into one modul
 /// `timers` (the extra timers, absent when there are none) came within
 /// version 3: a tock from before them reads such a file and leaves the
 /// extra timers out (docs/timers.md).
-/// Written with `JSONValue`, read through `Decodable`, checked whole by the
+/// Written with `JSON` (style `.encoder`), read through `Decodable` over `JSON`, checked whole by the
 /// core (`Snapshot.check`).
 enum StateFile {
     static let version = 3
@@ -35,7 +35,7 @@ enum StateFile {
     static let readable = 1...version
 
     static func encode(_ s: Snapshot) -> [UInt8] {
-        var count: [(String, JSONValue?)] = [
+        var count: [(String, JSON?)] = [
             ("mode", .string(s.mode.rawValue)),
             ("phase", phase(s)),
             ("direction", .string(s.direction.rawValue)),
@@ -47,37 +47,38 @@ enum StateFile {
             ("rounds", s.roundsCounted.map { .int(Int64($0)) }),
             ("finish", s.finish.map { .int($0) }),
         ]
-        let file: JSONValue? = s.fileMode == nil && s.filePresets == nil ? nil
-            : .object([("mode", s.fileMode.map { .string($0.rawValue) }), ("presets", s.filePresets.map(JSONValue.ints))])
-        return JSONValue.object([
+        let file: JSON? = s.fileMode == nil && s.filePresets == nil ? nil
+            : .fields([("mode", s.fileMode.map { .string($0.rawValue) }), ("presets", s.filePresets.map(JSON.ints))])
+        let fields: [(String, JSON?)] = [
             ("version", .int(Int64(version))),
-            ("count", .object(count)),
-            ("presets", .object([("list", .ints(s.presets)), ("index", .int(Int64(s.presetIndex)))])),
+            ("count", .fields(count)),
+            ("presets", .fields([("list", .ints(s.presets)), ("index", .int(Int64(s.presetIndex)))])),
             ("file", file),
             ("alarms", s.alarms.map(SnapshotJSON.value)),
             ("dimming", s.dimming.map(SnapshotJSON.value)),
             ("setAside", s.setAside.map(SnapshotJSON.value)),
             ("timers", s.timers.map { .array($0.map(timer)) }),
             ("clock", s.wallUnverified ? .string("unverified") : nil),
-        ]).bytes
+        ]
+        return JSON.fields(fields).bytes(.encoder)
     }
 
     /// An extra timer: `{"name": "EGG", "duration": …, "state": {"running": {"ends": …}}}`
     /// (or `{"paused": {"left": …}}`, `{"ringing": {"ended": …, "since": …}}`, `{"done": {}}`).
-    static func timer(_ t: TimerRecord) -> JSONValue {
-        let state: JSONValue = switch t.state {
-        case .running(let e): .object([("running", .object([("ends", .int(e))]))])
-        case .paused(let l): .object([("paused", .object([("left", .int(l))]))])
-        case .ringing(let e, let since): .object([("ringing", .object([("ended", .int(e)), ("since", since.map { .int($0) })]))])
-        case .done: .object([("done", .object([]))])
+    static func timer(_ t: TimerRecord) -> JSON {
+        let state: JSON = switch t.state {
+        case .running(let e): .fields([("running", .fields([("ends", .int(e))]))])
+        case .paused(let l): .fields([("paused", .fields([("left", .int(l))]))])
+        case .ringing(let e, let since): .fields([("ringing", .fields([("ended", .int(e)), ("since", since.map { .int($0) })]))])
+        case .done: .fields([("done", .fields([]))])
         }
-        return .object([("name", .string(t.name)), ("duration", .int(t.duration)), ("state", state)])
+        return .fields([("name", .string(t.name)), ("duration", .int(t.duration)), ("state", state)])
     }
 
     /// A countdown's run toward its instant is written as that instant.
-    static func phase(_ s: Snapshot) -> JSONValue {
+    static func phase(_ s: Snapshot) -> JSON {
         if s.mode == .countdown, case .running(let target, 0) = s.phase {
-            return .object([("counting", .object([("target", .int(target))]))])
+            return .fields([("counting", .fields([("target", .int(target))]))])
         }
         return SnapshotJSON.value(s.phase)
     }
@@ -90,12 +91,10 @@ enum StateFile {
 
     /// The snapshot a file holds, and the version it was written in.
     static func decode(_ bytes: [UInt8]) throws -> (snapshot: Snapshot, version: Int) {
-        let data = Data(bytes)
-        let decoder = JSONDecoder()
-        let version = try decoder.decode(Version.self, from: data).version
+        let version = try JSON.decode(Version.self, from: bytes).version
         guard readable.contains(version) else { throw UnknownVersion(version: version) }
-        if version < 3 { return (try decoder.decode(Flat.self, from: data).snapshot.snapshot, version) }
-        return (try decoder.decode(Read.self, from: data).snapshot, version)
+        if version < 3 { return (try JSON.decode(Flat.self, from: bytes).snapshot.snapshot, version) }
+        return (try JSON.decode(Read.self, from: bytes).snapshot, version)
     }
 
     private struct TimerRead: Decodable {

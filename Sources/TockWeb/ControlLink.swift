@@ -1,6 +1,6 @@
-import Foundation
 import TockControl
 import TockCore
+import TockJSON
 import TockLinux
 
 /// tock-web's end of the appliance's control socket: one request, one
@@ -30,8 +30,9 @@ public struct ControlLink: Sendable {
             self.reply = reply
         }
 
-        /// A reply made here (tests): the line written from the object.
-        public init(_ object: [String: Any]) { self.init(line: JSONText.bytes(object), reply: ControlReply(object)!) }
+        /// A reply made here (tests): the line written from the object,
+        /// which must be a reply (have `ok`).
+        public init(_ object: JSONObject) { self.init(line: JSON.object(object).bytes(), reply: ControlReply(object)!) }
     }
 
     /// Send `request`, return its reply.
@@ -88,8 +89,7 @@ public struct ControlLink: Sendable {
             if let nl = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<nl])
                 pending.removeSubrange(...nl)
-                guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
-                      let reply = ControlReply(object) else {
+                guard let reply = ControlReply(line: line) else {
                     throw Failure(description: "the appliance answered something that is not a reply")
                 }
                 return Reply(line: line, reply: reply)

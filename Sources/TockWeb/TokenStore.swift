@@ -2,19 +2,32 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TockJSON
 
 /// The paired browsers: a JSON file (mode 0600, written whole and renamed
 /// into place) that `tock-web tokens` and `tock-web revoke` edit too. It
 /// is read again whenever it changed, so a revocation from the command
 /// line holds from the next request.
 public final class TokenStore: @unchecked Sendable {
-    public struct Entry: Codable, Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         /// Short and public: what the lists show and revoke names.
         public var id: String
         public var token: String
         public var name: String
         /// Seconds since 1970.
         public var created: Int64
+
+        var json: JSON { ["created": .int(created), "id": .string(id), "name": .string(name), "token": .string(token)] }
+
+        init(id: String, token: String, name: String, created: Int64) {
+            (self.id, self.token, self.name, self.created) = (id, token, name, created)
+        }
+
+        init?(_ v: JSON) {
+            guard let id = v["id"]?.string, let token = v["token"]?.string, let name = v["name"]?.string,
+                  let created = v["created"]?.int64 else { return nil }
+            self.init(id: id, token: token, name: name, created: created)
+        }
     }
 
     public let path: String
@@ -80,18 +93,25 @@ public final class TokenStore: @unchecked Sendable {
         let now = (attributes[.modificationDate] as? Date ?? .distantPast, (attributes[.size] as? Int) ?? 0)
         if let stamp, stamp == now { return }
         guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot be read") }
-        do { entries = try JSONDecoder().decode([Entry].self, from: data) } catch {
+        do {
+            let list = try JSON.parse(Array(data), limits: JSON.Limits(maxBytes: 4 << 20, maxDepth: 4))
+            guard let items = list.array else { throw Failure(description: "\(list.kind), not a list") }
+            entries = try items.enumerated().map { i, item in
+                guard let e = Entry(item) else {
+                    throw Failure(description: "entry \(i + 1) needs \"id\", \"token\", \"name\" (strings) and \"created\" (a whole number)")
+                }
+                return e
+            }
+        } catch {
             throw Failure(description: "\(path): not a token list (\(error)); move it away to start again (every browser pairs again)")
         }
         stamp = now
     }
 
     private func write() throws(Failure) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let tmp = path + ".new"
         do {
-            let data = try encoder.encode(entries)
+            let data = Data(JSON.array(entries.map(\.json)).bytes(.encoderPretty))
             guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
                 throw Failure(description: "\(tmp): cannot be written (does the directory exist and belong to tock-web?)")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import TockControl
 import TockCore
+import TockJSON
 
 /// One HTTP request as the routes see it: headers keyed lower case.
 public struct WebRequest: Sendable {
@@ -31,12 +32,12 @@ public struct WebReply: Sendable {
         self.events = events
     }
 
-    static func json(_ status: Int, _ object: [String: Any]) -> WebReply {
+    static func json(_ status: Int, _ object: JSONObject) -> WebReply {
         WebReply(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-                 body: JSONText.bytes(object))
+                 body: JSON.object(object).bytes())
     }
 
-    static func error(_ status: Int, _ text: String) -> WebReply { json(status, ["ok": false, "error": text]) }
+    static func error(_ status: Int, _ text: String) -> WebReply { json(status, ["ok": false, "error": .string(text)]) }
 
     /// The cookie's value, if the reply sets one.
     public var cookie: String? {
@@ -126,7 +127,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
         case ("GET", ["timers"]): return forward(.timer(.list))
         case ("POST", ["timers"]): return forward(r, ["cmd": "timer", "op": "add"])
         case ("POST", let a) where a.count == 2 && a[0] == "timers" && ["pause", "resume", "cancel"].contains(a[1]):
-            return forward(r, ["cmd": "timer", "op": a[1]])
+            return forward(r, ["cmd": "timer", "op": .string(String(a[1]))])
         case ("POST", ["alarm", "snooze"]): return ring(snooze: true)
         case ("POST", ["alarm", "dismiss"]): return ring(snooze: false)
         case ("GET", ["tokens"]): return listTokens(current: entry.id)
@@ -177,8 +178,8 @@ public final class WebApp: WebSite, @unchecked Sendable {
                 withPairing { $0.withdraw(codeAskedAt: t) }
                 return .error(503, "\(error)")
             }
-            return .json(200, ["ok": true, "prompt": Pairing.prompt, "within": Self.seconds(Pairing.promptLifetime),
-                               "seconds": Self.seconds(Pairing.codeLifetime)])
+            return .json(200, ["ok": true, "prompt": .string(Pairing.prompt), "within": Self.seconds(Pairing.promptLifetime).json,
+                               "seconds": Self.seconds(Pairing.codeLifetime).json])
         }
     }
 
@@ -193,7 +194,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
     }
 
     private func pair(_ r: WebRequest) -> WebReply {
-        guard let fields = try? RequestJSON.object(r.body), let code = fields["code"]?.string else {
+        guard let fields = try? JSON.object(r.body, limits: Self.bodyLimits), let code = fields["code"]?.string else {
             return .error(400, "send {\"code\":\"1234\"}: the code the box shows")
         }
         let name = fields["name"]?.string ?? r.headers["user-agent"].map { String($0.prefix(40)) } ?? "browser"
@@ -209,7 +210,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
             _ = try? box(.noticeEnd)
             do {
                 let e = try tokens.add(name: name)
-                var reply = WebReply.json(200, ["ok": true, "id": e.id, "name": e.name])
+                var reply = WebReply.json(200, ["ok": true, "id": .string(e.id), "name": .string(e.name)])
                 reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(e.token); Path=/; Max-Age=315360000; HttpOnly; SameSite=Strict"))
                 return reply
             } catch { return .error(500, error.description) }
@@ -247,35 +248,31 @@ public final class WebApp: WebSite, @unchecked Sendable {
                         headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: reply.line)
     }
 
-    /// A body's fields with `fixed` ones added, read as the control socket
-    /// reads them. `needs`: fields without which the socket's request only
+    /// A body's fields with `fixed` ones added, made into the request the
+    /// control socket would read from them (no text between).
+    /// `needs`: fields without which the socket's request only
     /// reads (brightness, night) or changes part of the night schedule: here
     /// a POST sets everything it names, a night schedule whole or `off`.
-    private func forward(_ r: WebRequest, _ fixed: [String: String], needs: [String] = []) -> WebReply {
-        let fields: [String: RequestJSON.Value]
-        do { fields = r.body.isEmpty ? [:] : try RequestJSON.object(r.body) } catch { return .error(400, "not a JSON object: \(error.description)") }
+    private func forward(_ r: WebRequest, _ fixed: JSONObject, needs: [String] = []) -> WebReply {
+        let fields: JSONObject
+        do { fields = r.body.isEmpty ? [:] : try JSON.object(r.body, limits: Self.bodyLimits) } catch { return .error(400, "not a JSON object: \(error.description)") }
         let night = needs.contains("from")
         if fields["off"] == nil || !night, let missing = needs.first(where: { fields[$0] == nil }) {
             return .error(400, "send \"\(missing)\"\(night ? #" (a night schedule is "from", "to" and "brightness" together), or {"off":true}"# : "")")
         }
         if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { return .error(400, "unknown field \"\(clash)\"") }
-        var line = "{" + fixed.sorted { $0.key < $1.key }.map { "\(ControlRequest.quoted($0.key)):\(ControlRequest.quoted($0.value))" }.joined(separator: ",")
-        for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
-            let text: String = switch v {
-            case .string(let s): ControlRequest.quoted(s)
-            case .number(let n): n
-            case .bool(let b): b ? "true" : "false"
-            case .null: "null"
-            }
-            line += ",\(ControlRequest.quoted(k)):\(text)"
-        }
-        line += "}"
-        do { return forward(try ControlRequest.parse(Array(line.utf8))) } catch { return .error(400, error.description) }
+        var all = fixed
+        for (k, v) in fields { all[k] = v }
+        do { return forward(try ControlRequest.parse(all)) } catch { return .error(400, error.description) }
     }
+
+    /// A body is read as a request line is: one flat object of at most
+    /// `ControlRequest.maxLine` bytes.
+    static let bodyLimits = JSON.Limits(maxBytes: ControlRequest.maxLine, maxDepth: 1)
 
     private func alarm(_ n: String, _ op: String) -> WebReply {
         guard let n = Int(n), n >= 1, n <= 99 else { return .error(404, "no alarm \(n.prefix(10)): alarms are numbered from 1") }
-        do { return forward(try ControlRequest.parse(Array(#"{"cmd":"alarm","op":"\#(op)","n":\#(n)}"#.utf8))) } catch { return .error(400, error.description) }
+        do { return forward(try ControlRequest.parse(["cmd": "alarm", "op": .string(op), "n": n.json])) } catch { return .error(400, error.description) }
     }
 
     /// Snooze (Stop) or dismiss (Reset) the ringing alarm, as on the box.
@@ -290,8 +287,10 @@ public final class WebApp: WebSite, @unchecked Sendable {
 
     private func listTokens(current: String) -> WebReply {
         do {
-            let list = try tokens.list().map { ["id": $0.id, "name": $0.name, "created": Int($0.created), "current": $0.id == current] as [String: Any] }
-            return .json(200, ["ok": true, "tokens": list])
+            let list = try tokens.list().map { t -> JSON in
+                ["id": .string(t.id), "name": .string(t.name), "created": Int(t.created).json, "current": .bool(t.id == current)]
+            }
+            return .json(200, ["ok": true, "tokens": .array(list)])
         } catch { return .error(500, error.description) }
     }
 
@@ -299,7 +298,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
         do {
             guard try tokens.revoke(id: id) else { return .error(404, "no token \(id.prefix(20))") }
         } catch { return .error(500, error.description) }
-        var reply = WebReply.json(200, ["ok": true, "revoked": id])
+        var reply = WebReply.json(200, ["ok": true, "revoked": .string(id)])
         if id == current { reply.headers.append(("Set-Cookie", "\(Self.cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")) }
         return reply
     }

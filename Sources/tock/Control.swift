@@ -4,6 +4,7 @@ import TockHost
 import TockConfig
 import TockControl
 import TockCore
+import TockJSON
 import TockLinux
 
 /// A refusal or failure to report as `Error: ...` on stderr with its exit
@@ -69,7 +70,7 @@ func send(_ request: ControlRequest, socket: SocketOption, each: ((String) throw
 
 /// A reply line read: the status, or the refusal as a failure.
 func readReply(_ line: String) throws -> ControlReply {
-    guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let reply = ControlReply(obj) else {
+    guard let reply = ControlReply(line: Array(line.utf8)) else {
         throw Failure("unreadable reply: \(line)", exit: .badReply)
     }
     return reply
@@ -96,13 +97,13 @@ func show(_ line: String, json: Bool) throws {
 /// A snapshot as a line for a person: state, display, mode, preset, switch
 /// and what else is going on.
 func summary(_ s: BoxStatus) -> String {
-    var parts = [s.state, "display \"\(s.display)\""]
-    if !s.mode.isEmpty { parts.append("mode \(s.mode)") }
+    var parts = [s.stateWord, "display \"\(s.display)\""]
+    if let mode = s.mode { parts.append("mode \(mode.rawValue)") }
     if let p = s.preset { parts.append("preset \(p)") }
     // The lever (or a flip from the page) and the way the count goes: the
     // same but while a count keeps the direction it started with.
-    if let sw = s.switchPosition ?? s.direction { parts.append("switch \(sw)") }
-    if let lever = s.switchPosition, let direction = s.direction, lever != direction { parts.append("counting \(direction)") }
+    if let sw = s.switchPosition ?? s.direction { parts.append("switch \(sw.rawValue)") }
+    if let lever = s.switchPosition, let direction = s.direction, lever != direction { parts.append("counting \(direction.rawValue)") }
     if let p = s.program { parts.append("program \(p)") }
     if let r = s.round { parts.append(s.set.map { "set \($0) round \(r)" } ?? "round \(r)") }
     if let l = s.leadInMs { parts.append("lead-in \((l + 999) / 1000)s") }
@@ -118,26 +119,27 @@ func summary(_ s: BoxStatus) -> String {
     if s.clock?.synchronised == false {
         parts.append(s.timeUnverified ? "clock not synchronised (alarm and countdown times unverified)" : "clock not synchronised")
     }
-    if let link = s.mqtt?["link"] { parts.append("mqtt \(link)") }
+    if let link = s.mqtt?["link"]?.string { parts.append("mqtt \(link)") }
     // What the daily update check found, unless it is "up to date".
     if let u = s.update, u.result != .current { parts.append(u.line) }
     if let a = s.addresses { parts.append(a.isEmpty ? "no IPv4 address" : "address \(a.joined(separator: ", "))") }
-    if let g = s.group, let name = g["name"] {
-        parts.append((g["pending"] as? Int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
+    if let g = s.group, let name = g["name"]?.string {
+        parts.append((g["pending"]?.int ?? 0) > 0 ? "group \(name) (a press on its way)" : "group \(name)")
     }
     return parts.joined(separator: ", ")
 }
 
 /// An event as `key=value` pairs in key order; a list or an object as
-/// compact JSON, so that every event is one readable line.
-func eventText(_ obj: [String: Any]) -> String {
-    obj.keys.sorted().map { key in
-        let value = obj[key]!
-        guard value is [Any] || value is [String: Any],
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "\(key)=\(value)"
+/// compact JSON, so that every event is one readable line; a boolean as
+/// `1` or `0` (`buzzer=1`), as these lines have always said it.
+func eventText(_ obj: JSONObject) -> String {
+    obj.fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { key, value in
+        let text = switch value {
+        case .string(let s): s
+        case .bool(let b): b ? "1" : "0"
+        default: value.text()
         }
-        return "\(key)=\(String(decoding: data, as: UTF8.self))"
+        return "\(key)=\(text)"
     }.joined(separator: " ")
 }
 
@@ -186,12 +188,9 @@ struct SetPreset: ParsableCommand {
 }
 
 struct Mode: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "mode", abstract: "Change the mode: timer, stopwatch, countdown or interval.")
+    static let configuration = CommandConfiguration(commandName: "mode", abstract: "Change the mode: \(Settings.Mode.words).")
     @OptionGroup var socket: SocketOption
-    @Argument(help: "timer, stopwatch, countdown or interval.") var mode: String
-    func validate() throws {
-        guard ControlRequest.modes.contains(mode) else { throw ValidationError("mode is one of \(ControlRequest.modes.joined(separator: ", "))") }
-    }
+    @Argument(help: "\(Settings.Mode.words).") var mode: Settings.Mode
     func run() throws { try show(try send(.mode(mode), socket: socket), json: false) }
 }
 
@@ -210,13 +209,13 @@ struct Watch: ParsableCommand {
     var fps: Int?
     func run() throws {
         _ = try send(.watch(fps: fps), socket: socket) { line in
-            let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let o = try? JSON.object(Array(line.utf8))
             // The service closes a watcher only to make room, and says so.
-            if o?["ok"] as? Bool == false { throw Failure(o?["error"] as? String ?? "refused") }
+            if o?["ok"]?.bool == false { throw Failure(o?["error"]?.string ?? "refused") }
             // The first line is the snapshot, said as `tock status` says it.
             var text = line
             // The segment bits are for programs (the web page); --json keeps them.
-            if !json, let o { text = o["ok"] != nil ? (BoxStatus(o).map(summary) ?? line) : eventText(o.filter { $0.key != "segments" && $0.key != "colon" }) }
+            if !json, let o { text = o["ok"] != nil ? (BoxStatus(o).map(summary) ?? line) : eventText(JSONObject(o.fields.filter { $0.key != "segments" && $0.key != "colon" })) }
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.
@@ -365,5 +364,18 @@ struct TimerCommand: ParsableCommand {
         @OptionGroup var socket: SocketOption
         @Argument(help: "The timer's name.") var name: String
         func run() throws { try TimerCommand.run(.cancel(name), socket: socket) }
+    }
+}
+
+/// The switch's position as the command line names it (`allCases`).
+extension SwitchPosition: ExpressibleByArgument {}
+
+/// The mode as the command line names it: its case's name, offered for
+/// completion and listed in the help from `allCases`.
+extension Settings.Mode: ExpressibleByArgument {
+    /// `timer, stopwatch, countdown or interval`.
+    static var words: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }

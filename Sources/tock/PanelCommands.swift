@@ -8,11 +8,8 @@ struct Switch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switch", abstract: "Set the Up/Down switch as if the lever moved there (the lever's next move wins again).")
     @OptionGroup var socket: SocketOption
-    @Argument(help: "up or down.") var position: String
-    func validate() throws {
-        guard SwitchPosition(rawValue: position) != nil else { throw ValidationError("the switch is up or down") }
-    }
-    func run() throws { try show(try send(.flip(SwitchPosition(rawValue: position)!), socket: socket), json: false) }
+    @Argument(help: "\(SwitchPosition.allCases.map(\.rawValue).joined(separator: " or ")).") var position: SwitchPosition
+    func run() throws { try show(try send(.flip(position), socket: socket), json: false) }
 }
 
 /// Print the dimming of a status reply: `brightness 7, night 22:00-07:00 at 1`.

@@ -1,21 +1,21 @@
-import Foundation
 import Testing
 import TockControl
 import TockCore
+import TockJSON
 
 /// The status is written in one place and read in one place: what the box
 /// writes, a client reads back field for field, through the JSON on the wire.
 @Suite struct BoxStatusTests {
-    func wire(_ o: [String: Any]) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(JSONText.bytes(o))) as? [String: Any])
+    func wire(_ o: JSONObject) throws -> JSONObject {
+        try JSON.object(JSON.object(o).bytes())
     }
 
     @Test func everyFieldComesBackThroughTheWire() throws {
-        var s = BoxStatus(state: "running", display: "04:59", buzzer: false, mode: "timer")
+        var s = BoxStatus(state: .running, display: "04:59", buzzer: false, mode: .timer)
         s.show(Frame(text: "04:59", digits: 4))
         s.configWaitsForReset = true
         s.notice = true
-        s.switchPosition = "down"
+        s.switchPosition = .down
         s.brightness = 5
         s.night = .init(from: "22:00", to: "07:00", brightness: 1)
         s.brightnessNow = 5
@@ -24,7 +24,7 @@ import TockCore
         s.alarm = "ringing 06:45"
         s.preset = "5m"
         s.presets = ["5m", "10m"]
-        s.direction = "down"
+        s.direction = .up
         s.elapsedMs = 1_000
         s.remainingMs = 299_000
         s.leadInMs = 3_000
@@ -35,19 +35,19 @@ import TockCore
         s.programs = ["tAbA", "E1"]
         s.finishMs = 754_321
         s.stateWrites = 12
-        s.mqtt = JSONText.Object(["link": "up", "received": 3])
-        s.group = JSONText.Object(["name": "gym", "pending": 0])
-        let back = try #require(BoxStatus(try wire(s.object)))
+        s.mqtt = ["link": "up", "received": 3]
+        s.group = ["name": "gym", "pending": 0]
+        let back = try #require(BoxStatus(try wire(s.json)))
         #expect(back == s)
-        #expect(s["elapsed_ms"] as? Int64 == 1_000 && s["switch"] as? String == "down")
+        #expect(s.json["elapsed_ms"] == 1_000 && s.json["switch"] == "down" && s.json["direction"] == "up")
     }
 
     @Test func aRefusalCarriesItsReasonAndTheStatusWhenThereIsOne() throws {
-        let s = BoxStatus(state: "running", display: "04:59", buzzer: false, mode: "timer")
+        let s = BoxStatus(state: .running, display: "04:59", buzzer: false, mode: .timer)
         let r = ControlReply.refused("Reset does nothing while the count runs", status: s)
-        let back = try #require(ControlReply(try wire(r.object)))
-        #expect(back == r && !back.ok && back.status?.state == "running")
-        let bare = try #require(ControlReply(try wire(ControlReply.refused("no such alarm").object)))
+        let back = try #require(ControlReply(try wire(r.json)))
+        #expect(back == r && !back.ok && back.status?.state == .running)
+        let bare = try #require(ControlReply(try wire(ControlReply.refused("no such alarm").json)))
         #expect(bare.error == "no such alarm" && bare.status == nil)
         #expect(ControlReply(["state": "ready"]) == nil)  // no "ok": not a reply
     }

@@ -67,12 +67,12 @@ import Testing
     }
 
     @Test func theStatusCarriesItAndReadsItBack() throws {
-        var s = BoxStatus(state: "ready", display: "05:00", buzzer: false, mode: "timer")
+        var s = BoxStatus(state: .ready, display: "05:00", buzzer: false, mode: .timer)
         s.update = try parse(good)
-        let o = s.object
-        #expect((o["update"] as? [String: String])?["latest"] == "1:0.1.1~rc1")
+        let o = s.json
+        #expect(o["update"]?["latest"] == "1:0.1.1~rc1")
         #expect(BoxStatus(o)?.update == s.update)
-        #expect(BoxStatus(BoxStatus(state: "ready", display: "", buzzer: false, mode: "timer").object)?.update == nil)
+        #expect(BoxStatus(BoxStatus(state: .ready, display: "", buzzer: false, mode: .timer).json)?.update == nil)
     }
 
     @Test func theRequestThatReadsItAgainCarriesNothing() throws {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TockJSON
 @testable import TockConfig
 import TockCore
+import TockJSON
 import TockLinux
 import TockLoop
 @testable import TockHost
@@ -56,8 +58,8 @@ import TockLoop
         #expect(configs.count == HomeAssistant.configs(MqttConfig(), version: "1").count + 2)
         let select = try #require(configs.first { $0.topic.hasSuffix("/program/config") })
         #expect(select.topic.hasPrefix("homeassistant/select/"))
-        #expect(select.payload["options"] as? [String] == ["tAbA", "E1"])
-        #expect(select.payload["command_template"] as? String == #"{"cmd":"program","name":"{{ value }}"}"#)
+        #expect(select.payload["options"] == ["tAbA", "E1"])
+        #expect(select.payload["command_template"]?.string == #"{"cmd":"program","name":"{{ value }}"}"#)
         #expect(configs.contains { $0.topic.hasPrefix("homeassistant/sensor/") && $0.topic.hasSuffix("/round/config") })
         #expect(!HomeAssistant.configs(MqttConfig(), version: "1").contains { $0.topic.hasSuffix("/program/config") })
     }

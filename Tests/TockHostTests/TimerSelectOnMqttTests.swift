@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TockControl
 import TockCore
+import TockJSON
 import TockLoop
 import TockTestSupport
 @testable import TockHost
@@ -40,7 +41,7 @@ import TockTestSupport
     func send(_ link: VirtualLink, _ text: String) { link.inject("tock/kitchen/timer_cmd", text) }
 
     func add(_ link: VirtualLink, _ name: String, _ duration: String) {
-        link.inject("tock/kitchen/cmd", String(decoding: JSONText.bytes(["cmd": "timer", "op": "add", "name": name, "duration": duration]), as: UTF8.self))
+        link.inject("tock/kitchen/cmd", JSON.object(["cmd": "timer", "op": "add", "name": .string(name), "duration": .string(duration)]).text())
     }
 
     func states(_ box: TestBox) -> [String: String] {

@@ -1,4 +1,5 @@
 import TockCore
+import TockJSON
 import TockLoop
 @testable import TockHost
 @testable import TockMQTT
@@ -54,7 +55,7 @@ final class VirtualLink: MqttTransport {
     var onDisconnected: (() -> Void)?
     var onMessage: ((String, UnsafeRawBufferPointer, Bool) -> Void)?
     private(set) var connects = 0
-    var status: [String: Any] { ["link": link.rawValue] }
+    var status: JSONObject { ["link": .string(link.rawValue)] }
 
     init(id: String, broker: VirtualBroker) {
         self.id = id

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TockMQTT
 import TockCore
+import TockJSON
 
 /// The fleet group's ordering and bounds, as every member applies them.
 @Suite struct GroupScheduleTests {
@@ -26,12 +27,12 @@ import TockCore
     @Test func theGroupFormatIsReadAcrossVersions() throws {
         let state = #"{"alarms":{"file":[],"items":[]},"direction":"down","fileMode":"timer","filePresets":[300000000000],"mode":"timer","phase":{"running":{"before":0,"since":1800000000000000000}},"presetIndex":0,"presets":[750000000000]}"#
         let older = #"{"at":1800000000000000000,"from":"kitchen","press":"start","seq":3,"state":\#(state)}"#
-        let m = try JSONDecoder().decode(Message.self, from: Data(older.utf8))
+        let m = try JSON.decode(Message.self, from: Array(older.utf8))
         #expect(m.state.presets == [750_000_000_000])
         #expect(String(decoding: m.bytes, as: UTF8.self) == older.replacingOccurrences(of: #""seq":3,"#, with: #""seq":3,"#) .replacingOccurrences(of: #"\#(state)}"#, with: #"\#(state),"v":1}"#))
-        #expect(try JSONDecoder().decode(Message.self, from: Data(m.bytes)) == m)
+        #expect(try JSON.decode(Message.self, from: m.bytes) == m)
         let newer = older.replacingOccurrences(of: #"{"at""#, with: #"{"v":2,"at""#)
-        #expect(throws: Message.NewerFormat.self) { try JSONDecoder().decode(Message.self, from: Data(newer.utf8)) }
+        #expect(throws: Message.NewerFormat.self) { try JSON.decode(Message.self, from: Array(newer.utf8)) }
     }
 
     @Test func aMessageAtTheEdgeOfInt64IsNeverDecoded() {
@@ -41,9 +42,9 @@ import TockCore
                      #"{"from":"a","at":1,"press":"explode","state":\#(state)}"#,
                      #"{"from":"a/b","at":1,"press":"start","state":\#(state)}"#,
                      #"{"from":"a","at":1,"press":"start","state":\#(state.replacingOccurrences(of: "{\"ready\":{}}", with: "{\"running\":{\"since\":1,\"before\":9223372036854775807}}"))}"#] {
-            #expect(throws: DecodingError.self, "\(json)") { try JSONDecoder().decode(Message.self, from: Data(json.utf8)) }
+            #expect(throws: DecodingError.self, "\(json)") { try JSON.decode(Message.self, from: Array(json.utf8)) }
         }
-        #expect((try? JSONDecoder().decode(Message.self, from: Data(#"{"from":"a","at":1,"press":"start","state":\#(state)}"#.utf8))) != nil)
+        #expect((try? JSON.decode(Message.self, from: Array(#"{"from":"a","at":1,"press":"start","state":\#(state)}"#.utf8))) != nil)
     }
 
     @Test func changesDatedFarAheadCountFromTheirArrivalAndCannotFreezeTheGroup() throws {
@@ -73,7 +74,7 @@ import TockCore
         #expect(s.offer(message("c", in: 0.3, seq: 7 + GroupSchedule.maxSeqJump), now: start, own: "box") == nil)
         #expect(s.nextSeq == 8 + GroupSchedule.maxSeqJump)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Message.self, from: Data(#"{"from":"a","seq":4611686018427387905,"at":1,"press":"start","state":{"mode":"timer","phase":{"ready":{}},"presets":[300000000000],"presetIndex":0,"direction":"down"}}"#.utf8))
+            try JSON.decode(Message.self, from: Array(#"{"from":"a","seq":4611686018427387905,"at":1,"press":"start","state":{"mode":"timer","phase":{"ready":{}},"presets":[300000000000],"presetIndex":0,"direction":"down"}}"#.utf8))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TockJSON
 import TockTestSupport
 @testable import TockMQTT
 @testable import TockConfig
@@ -80,7 +81,7 @@ import TockTestSupport
         #expect(MqttBridge.version == version)
         let configs = HomeAssistant.configs(MqttConfig(), version: MqttBridge.version)
         #expect(configs.count == HomeAssistant.entities.count + HomeAssistant.timerPickerEntities([]).count + HomeAssistant.dimmingEntities(night: nil).count + HomeAssistant.triggers.count)
-        #expect(configs.allSatisfy { ($0.payload["device"] as? [String: Any])?["sw_version"] as? String == version })
+        #expect(configs.allSatisfy { $0.payload["device"]?["sw_version"] == .string(version) })
     }
 }
 
@@ -92,7 +93,7 @@ import TockTestSupport
         c.clientID = "tock"
         c.topicPrefix = "tock/tock"
         c.discoveryPrefix = "homeassistant"
-        return HomeAssistant.configs(c, version: "0.1.0", alarms: ["Alarm 1 06:45 mon-fri"])
+        return HomeAssistant.configs(c, version: "0.1.0", alarms: ["Alarm 1 06:45 mon-fri"]).map { ($0.topic, wire($0.payload)) }
     }()
 
     @Test func everyEntityHasADefaultEntityIDOfItsOwnDomainAndNoObjectID() {

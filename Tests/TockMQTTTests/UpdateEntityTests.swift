@@ -11,7 +11,7 @@ import TockControl
     func config() throws -> [String: Any] {
         var c = MqttConfig()
         (c.clientID, c.topicPrefix, c.discoveryPrefix) = ("kitchen", "tock/kitchen", "homeassistant")
-        return try #require(HomeAssistant.configs(c, version: "0.1.0").first { $0.topic == "homeassistant/update/kitchen/update/config" }).payload
+        return wire(try #require(HomeAssistant.configs(c, version: "0.1.0").first { $0.topic == "homeassistant/update/kitchen/update/config" }).payload)
     }
 
     func state(_ check: UpdateCheck?, running: String = "0.1.0") -> [String: String] {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TockCore
 
 /// The `tock` command-line client against peers that misbehave: each run
 /// must end, within its `--timeout`, with a message on stderr and its
@@ -112,5 +113,31 @@ import Testing
         let r = try runTock(["status", "--socket", NSTemporaryDirectory() + "tock-none.sock"])
         #expect(r.status == 69, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("cannot reach tock at"), "\(r.stderr)")
+    }
+}
+
+/// Every mode reaches the command line: its help and completion list the
+/// cases of `Settings.Mode`, and `tock mode` sends each as the socket's
+/// request; a name that is none is refused before anything is sent.
+@Suite(.serialized) struct ModeOnTheCommandLineTests {
+    static let modes = Settings.Mode.allCases.map(\.rawValue)
+
+    @Test func theHelpListsEveryModeAndEachIsSent() throws {
+        let help = try runTock(["mode", "--help"])
+        for mode in Self.modes { #expect(help.stdout.contains(mode), "\(help.stdout)") }
+        for mode in Self.modes {
+            let peer = FakePeer { c in
+                var buf = [UInt8](repeating: 0, count: 4096)
+                let n = read(c, &buf, buf.count)
+                let asked = String(decoding: buf.prefix(max(0, n)), as: UTF8.self) == #"{"cmd":"mode","mode":"\#(mode)"}"# + "\n"
+                _ = FakePeer.send(c, asked ? #"{"ok":true,"state":"ready","display":"00:00","buzzer":false,"mode":"\#(mode)"}"# + "\n"
+                                           : #"{"ok":false,"error":"not the request for \#(mode)"}"# + "\n")
+                FakePeer.holdUntilClosed(c)
+            }
+            let r = try runTock(["mode", mode, "--socket", peer.path, "--timeout", "2s"])
+            #expect(r.status == 0 && r.stdout.contains("mode \(mode)"), "\(r.status) \(r.stdout) \(r.stderr)")
+        }
+        let egg = try runTock(["mode", "egg"])
+        #expect(egg.status == 64 && Self.modes.allSatisfy { egg.stderr.contains($0) }, "\(egg.stderr)")
     }
 }

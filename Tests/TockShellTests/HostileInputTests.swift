@@ -5,6 +5,7 @@ import Testing
 import TockConfig
 import TockControl
 import TockCore
+import TockJSON
 
 /// Well-formed hostile values, decoded by the one parser for their kind:
 /// each is refused with a message, never a trap.
@@ -132,12 +133,13 @@ extension Array where Element == UInt8 {
     }
 
     @Test func everyValueKindReadsBack() throws {
-        let o = try RequestJSON.object(Array(#"{"a":"x\n\"y\"","b":-12.5e3,"c":false,"d":null,"e":0}"#.utf8))
-        #expect(o == ["a": .string("x\n\"y\""), "b": .number("-12.5e3"), "c": .bool(false), "d": .null, "e": .number("0")])
+        let o = try JSON.object(Array(#"{"a":"x\n\"y\"","b":-12.5e3,"c":false,"d":null,"e":0}"#.utf8))
+        #expect(o == ["a": .string("x\n\"y\""), "b": .double(-12.5e3), "c": .bool(false), "d": .null, "e": .int(0)])
         #expect(o["e"]?.int == 0 && o["b"]?.int == nil && o["c"]?.int == nil)
         for bad in ["", "{", "[]", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":"\ud800"}"#, #"{"a":"\x"}"#, #"{"a":-}"#, #"{"a":1.}"#] {
-            #expect(throws: RequestJSON.Invalid.self, "\(bad)") { try RequestJSON.object(Array(bad.utf8)) }
+            #expect(throws: JSONError.self, "\(bad)") { try JSON.object(Array(bad.utf8)) }
         }
-        #expect(throws: RequestJSON.Invalid.self) { try RequestJSON.object([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]) }
+        #expect(throws: JSONError.self) { try JSON.object([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]) }
+        #expect(throws: ControlRequest.Invalid.self) { try ControlRequest.parse(Array(#"{"cmd":"status","x":{"y":1}}"#.utf8)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TockJSON
 @testable import TockShell
 @testable import TockCore
 
@@ -11,7 +12,7 @@ import Testing
     let longest = TimeBounds.longest.nanoseconds
     let latest = TimeBounds.latestWall.nanoseconds
 
-    func decode(_ json: String) throws -> Snapshot { try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(json.utf8)).snapshot }
+    func decode(_ json: String) throws -> Snapshot { try JSON.decode(SnapshotJSON.Read.self, from: Array(json.utf8)).snapshot }
 
     func snapshot(phase: String, presets: String = "[300000000000]", index: Int = 0, mode: String = "timer", direction: String = "down") -> String {
         #"{"mode":"\#(mode)","phase":\#(phase),"presets":\#(presets),"presetIndex":\#(index),"direction":"\#(direction)"}"#
@@ -65,7 +66,7 @@ import Testing
     @Test func aStateFileSetAsideOutOfBoundsIsRefused() throws {
         func decode(_ aside: String) throws -> Snapshot {
             let json = #"{"mode":"timer","phase":{"ready":{}},"presets":[60000000000],"presetIndex":0,"direction":"down","setAside":"# + aside + "}"
-            return try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(json.utf8)).snapshot
+            return try JSON.decode(SnapshotJSON.Read.self, from: Array(json.utf8)).snapshot
         }
         #expect(try decode(#"{"presets":[{"file":[1],"presets":[2],"index":0}],"alarms":[]}"#).setAside?.presets.count == 1)
         for bad in [#"{"presets":[{"file":[1],"presets":[2],"index":1}],"alarms":[]}"#,
@@ -81,14 +82,14 @@ import Testing
     @Test func theJSONKeepsItsStrings() throws {
         var snap = Snapshot(mode: .stopwatch, phase: .running(since: 5, before: 0), presets: [10_000_000_000], presetIndex: 0, direction: .up)
         snap.fileMode = .timer
-        let text = String(decoding: SnapshotJSON.value(snap).bytes, as: UTF8.self)
+        let text = String(decoding: SnapshotJSON.value(snap).bytes(.encoder), as: UTF8.self)
         #expect(text == #"{"direction":"up","fileMode":"timer","mode":"stopwatch","phase":{"running":{"before":0,"since":5}},"presetIndex":0,"presets":[10000000000]}"#)
-        #expect(try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(text.utf8)).snapshot == snap)
+        #expect(try JSON.decode(SnapshotJSON.Read.self, from: Array(text.utf8)).snapshot == snap)
     }
 
     func decode(extra: String) -> Snapshot? {
         let json = #"{"direction":"down","mode":"interval","phase":{"ready":{}},"presetIndex":0,"presets":[]"# + extra + "}"
-        return try? JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(json.utf8)).snapshot
+        return try? JSON.decode(SnapshotJSON.Read.self, from: Array(json.utf8)).snapshot
     }
 
     @Test func goodValuesLoadAndBadOnesAreRefused() {
@@ -110,13 +111,13 @@ import Testing
         s.roundsCounted = 7
         s.finish = 123
         s.overrunSince = 1_800_000_000_000_000_000
-        let back = try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(s).bytes)).snapshot
+        let back = try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(s).bytes(.encoder))).snapshot
         #expect(back == s)
     }
 
     @Test func aSnapshotWithoutTheNewFieldsIsWrittenAsBefore() throws {
         let s = Snapshot(mode: .timer, phase: .ready, presets: [300_000_000_000], presetIndex: 0, direction: .down)
-        let text = String(decoding: Data(SnapshotJSON.value(s).bytes), as: UTF8.self)
+        let text = String(decoding: Data(SnapshotJSON.value(s).bytes(.encoder)), as: UTF8.self)
         for key in ["leadIn", "program", "roundsCounted", "finish", "overrunSince"] { #expect(!text.contains(key)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TockJSON
 @testable import TockShell
 @testable import TockCore
 
@@ -88,8 +89,8 @@ import Testing
         for var s in every {
             s.timers = nil  // the extra timers are the box's own: neither in v1-2 files nor in a group's message
             s.wallUnverified = false  // nor whether its clock was verified
-            let bytes = SnapshotJSON.value(s).bytes
-            #expect(try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(bytes)).snapshot == s, "\(String(decoding: bytes, as: UTF8.self))")
+            let bytes = SnapshotJSON.value(s).bytes(.encoder)
+            #expect(try JSON.decode(SnapshotJSON.Read.self, from: Array(bytes)).snapshot == s, "\(String(decoding: bytes, as: UTF8.self))")
         }
     }
 
@@ -109,7 +110,7 @@ import Testing
             let m = Mirror(reflecting: child.value)
             #expect(m.displayStyle != .optional || m.children.count == 1, "\(child.label ?? "?") is nil in `full`")
         }
-        let flat = try JSONSerialization.jsonObject(with: Data(SnapshotJSON.value(full).bytes)) as! [String: Any]
+        let flat = try JSONSerialization.jsonObject(with: Data(SnapshotJSON.value(full).bytes(.encoder))) as! [String: Any]
         #expect(Set(labels(full)).subtracting(["timers", "wallUnverified"]) == Set(flat.keys))
         let v3 = try JSONSerialization.jsonObject(with: Data(StateFile.encode(full))) as! [String: Any]
         #expect((v3["timers"] as? [Any])?.count == 5)
@@ -131,7 +132,7 @@ import Testing
         for (name, bytes) in try StateFilesV2.all() {
             let (snapshot, version) = try StateFile.decode(bytes)
             #expect(version == 2, "\(name)")
-            let again = JSONValue.object([("version", .int(2)), ("snapshot", SnapshotJSON.value(snapshot))]).bytes + [0x0A]
+            let again = JSON.fields([("version", .int(2)), ("snapshot", SnapshotJSON.value(snapshot))]).bytes(.encoder) + [0x0A]
             #expect(again == bytes, "\(name)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TockControl
 import TockCore
+import TockJSON
 import TockWeb
 import XCTest
 
@@ -27,7 +28,7 @@ final class PairingTests: XCTestCase {
             case .noticeEnd: prompt = false; held = false
             default: break
             }
-            return ControlLink.Reply(["ok": true, "state": "ready", "notice": prompt, "notice_confirmed": prompt && held])
+            return ControlLink.Reply(["ok": true, "state": "ready", "notice": .bool(prompt), "notice_confirmed": .bool(prompt && held)])
         }
     }
 

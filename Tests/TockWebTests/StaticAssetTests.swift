@@ -1,6 +1,7 @@
 import Foundation
 import TockCore
 @testable import TockWeb
+import TockJSON
 import XCTest
 
 /// The page's files: gzipped for a browser that takes gzip (checked by

@@ -1,7 +1,8 @@
 import Foundation
 import TockControl
 import TockCore
-import TockWeb
+import TockJSON
+@testable import TockWeb
 import XCTest
 
 /// Pairing, the rate limit, the token store and the forgery guard, on
@@ -9,14 +10,14 @@ import XCTest
 final class WebAppTests: XCTestCase {
     final class FakeBox: @unchecked Sendable {
         var requests: [ControlRequest] = []
-        var status: [String: Any] = ["ok": true, "state": "ready"]
+        var status: JSONObject = ["ok": true, "state": "ready"]
         /// Someone at the box holds Start on every prompt (set false: nobody does).
         var hand = true
         func reply(_ r: ControlRequest) -> ControlLink.Reply {
             requests.append(r)
             if case .prompt = r {
                 status["notice"] = true
-                status["notice_confirmed"] = hand
+                status["notice_confirmed"] = .bool(hand)
             } else if r == .noticeEnd {
                 status["notice"] = nil
                 status["notice_confirmed"] = nil
@@ -126,6 +127,21 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(RequestGuard.crossSite(method: "GET", headers: ["sec-fetch-site": "cross-site"]))
     }
 
+    /// Every mode is an option of the page's select and a request the box
+    /// gets typed, with no list of modes here to update.
+    func testEveryModeIsAnOptionOfThePageAndReachesTheBoxAsItsCase() {
+        let cookie = ["cookie": pairedCookie()]
+        for mode in Settings.Mode.allCases {
+            XCTAssertTrue(Page.html.contains("<option>\(mode.rawValue)</option>"), mode.rawValue)
+            box.requests = []
+            XCTAssertEqual(post("/api/mode", #"{"mode":"\#(mode.rawValue)"}"#, headers: cookie).status, 200)
+            XCTAssertEqual(box.requests, [.mode(mode)])
+        }
+        let egg = post("/api/mode", #"{"mode":"egg"}"#, headers: cookie)
+        XCTAssertEqual(egg.status, 400)
+        XCTAssertTrue(String(decoding: egg.body, as: UTF8.self).contains(Settings.Mode.allCases.map(\.rawValue).joined(separator: ", ")))
+    }
+
     func testRequestsAreTheControlSocketsAndItsRefusalsAreItsWords() {
         let cookie = ["cookie": pairedCookie()]
         box.requests = []
@@ -136,7 +152,7 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(app.handle(WebRequest(method: "DELETE", path: "/api/alarms/1", headers: cookie)).status, 200)
         XCTAssertEqual(box.requests.count, 5)
         XCTAssertEqual(box.requests[0], .set(.seconds(750)))
-        XCTAssertEqual(box.requests[1], .mode("stopwatch"))
+        XCTAssertEqual(box.requests[1], .mode(.stopwatch))
         XCTAssertEqual(box.requests[3], .alarm(.skipNext(2)))
         XCTAssertEqual(box.requests[4], .alarm(.remove(1)))
         // Bad input: refused with what to fix, nothing sent.

@@ -1,6 +1,7 @@
 import Foundation
 import TockControl
 import TockCore
+import TockJSON
 import TockWeb
 import XCTest
 
@@ -42,12 +43,12 @@ final class WebAppTimerTests: XCTestCase {
             default: nil
             }
             if let input, let refusal = machine.handle(input, at: now).refusal {
-                return ControlLink.Reply(["ok": false, "error": refusal.description])
+                return ControlLink.Reply(["ok": false, "error": .string(refusal.description)])
             }
-            let timers = machine.timers.list.map { x -> [String: Any] in
-                ["name": x.name, "label": x.label, "state": x.stateWord, "remaining_ms": Int(x.left(at: t).nanoseconds / 1_000_000)]
+            let timers = machine.timers.list.map { x -> JSON in
+                ["name": .string(x.name), "label": .string(x.label), "state": .string(x.stateWord), "remaining_ms": .int(x.left(at: t).nanoseconds / 1_000_000)]
             }
-            var status: [String: Any] = ["ok": true, "state": "ready", "timers": timers]
+            var status: JSONObject = ["ok": true, "state": "ready", "timers": .array(timers)]
             if held { (status["notice"], status["notice_confirmed"]) = (true, true) }
             return ControlLink.Reply(status)
         }

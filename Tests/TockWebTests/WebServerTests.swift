@@ -1,6 +1,7 @@
 import Foundation
 import TockControl
 import TockCore
+import TockJSON
 import TockLinux
 import TockWeb
 import XCTest
