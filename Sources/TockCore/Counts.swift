@@ -44,13 +44,13 @@ extension Machine {
         /// Extra timers' ends and rings up to `t`; the first queued ring
         /// comes on once nothing else rings on the display (`free`). Whether
         /// any extra timer is still in progress.
-        mutating func settleTimers(at t: Instant, ringFor: Duration, free: Bool) -> Bool {
-            for name in timers.advance(to: t, ringFor: ringFor, shown: free) { rang.append(name) }
+        mutating func settleTimers(at t: Instant, free: Bool) -> Bool {
+            for name in timers.advance(to: t, shown: free) { rang.append(name) }
             return timers.anyActive
         }
 
         /// When an extra timer next changes by itself.
-        func timersDeadline(ringFor: Duration) -> Instant? { timers.isEmpty ? nil : timers.deadline(ringFor: ringFor) }
+        var timersDeadline: Instant? { timers.isEmpty ? nil : timers.deadline() }
 
         /// The names that rang since the last call, handed out once.
         mutating func takeRang() -> [String] {

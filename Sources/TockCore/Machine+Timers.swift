@@ -219,7 +219,7 @@ extension Machine {
     private mutating func addByGesture(at t: Instant) {
         let presets = program.countTimer?.presets ?? settings.presets
         let next = ((panel.gesturePreset ?? program.countTimer?.presetIndex ?? 0) + 1) % presets.count
-        guard let name = timers.freeGestureName, (try? timers.add(name, presets[next], digits: renderer.digits, at: t)) != nil else {
+        guard let name = timers.freeGestureName, (try? timers.add(name, presets[next], digits: renderer.digits, ringFor: settings.alarm.ringFor, at: t)) != nil else {
             note(settings.alarm.chirp ? [(.no, t)] : [], at: t)
             return
         }
@@ -251,10 +251,10 @@ extension Machine {
     /// nothing else rings on the display.
     mutating func settleTimers(at t: Instant) {
         let free = program.stateName != .ringing && !alarms.isRinging
-        if !counts.settleTimers(at: t, ringFor: settings.alarm.ringFor, free: free) { panel.timersIdle() }
+        if !counts.settleTimers(at: t, free: free) { panel.timersIdle() }
     }
 
-    var timersDeadline: Instant? { counts.timersDeadline(ringFor: settings.alarm.ringFor) }
+    var timersDeadline: Instant? { counts.timersDeadline }
 
     // MARK: - Requests
 
@@ -263,7 +263,7 @@ extension Machine {
         let t = now.monotonic
         switch r {
         case .add(let name, let d):
-            try timers.add(name, d, digits: renderer.digits, at: t)
+            try timers.add(name, d, digits: renderer.digits, ringFor: settings.alarm.ringFor, at: t)
             panel.pick = nil
         case .pause(let name): try timers.pause(name, at: t)
         case .resume(let name): try timers.resume(name, at: t)

@@ -176,7 +176,7 @@ public struct Machine: Sendable {
             let programDue = program.nextDeadline(at: at)?.instant(from: now)
             let alarmDue = alarms.deadline(at: now)
             let inputDue = input.deadline
-            let timersDue = counts.timersDeadline(ringFor: settings.alarm.ringFor)
+            let timersDue = counts.timersDeadline
             guard let due = Instant.earliest(Instant.earliest(Instant.earliest(programDue, alarmDue), inputDue), timersDue), due <= now.monotonic
             else { break }
             let t = max(due, time.processed)
