@@ -2,8 +2,8 @@
 /// state machine, AlarmClock.swift) and the notices it raised during the
 /// call in progress, handed out and emptied before the call returns.
 extension Machine {
-    struct AlarmPart: Sendable {
-        var clock: AlarmClock
+    @usableFromInline struct AlarmPart: Sendable {
+        @usableFromInline var clock: AlarmClock
         var notices: [AlarmClock.Notice] = []
 
         /// What is due by `now`; whether the alarm clock's state changed.

@@ -2,11 +2,11 @@
 /// timers beside it (docs/timers.md), with what a restart brought back and
 /// what rang during the call in progress.
 extension Machine {
-    struct Counts: Sendable {
+    @usableFromInline struct Counts: Sendable {
         /// The box's own count, as its mode counts.
-        var program: Program
+        @usableFromInline var program: Program
         /// Named count-downs beside the box's own count (`Machine+Timers`).
-        var timers = ExtraTimers()
+        @usableFromInline var timers = ExtraTimers()
         /// The timer's presets (nanoseconds) and current index while another
         /// mode runs, so that coming back to `timer` or `stopwatch` finds the
         /// preset it left (they go into this mode's snapshot too).

@@ -2,14 +2,14 @@
 /// brightness set by hand, the night's and the room's light) and the
 /// buzzer.
 extension Machine {
-    struct Devices: Sendable {
+    @usableFromInline struct Devices: Sendable {
         var buzzer: Buzzer
         var renderer: Renderer
         /// The brightness by day and the night schedule in use (`Dimming`).
-        var dimming: Dimming
+        @usableFromInline var dimming: Dimming
         /// The level the room's light asks for (`Settings.light`); not kept
         /// across a restart: the first reading comes within seconds.
-        var ambient: AmbientLight?
+        @usableFromInline var ambient: AmbientLight?
 
         /// - Parameter saved: the brightness and night schedule a snapshot
         ///   kept (set from outside): kept while the file's values are the

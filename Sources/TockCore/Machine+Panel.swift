@@ -121,7 +121,7 @@ extension Machine {
         if case .ringing(_, let since) = alarms.state {
             return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
         }
-        if let list = panel.browser, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
+        if browsing(at: t), let list = panel.browser { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
         if let p = scrollPresentation(at: t) { return p }
         if panel.shownCounts.active {
             if let name = panel.label(at: t) { return Presentation(.text(name)) }
@@ -146,7 +146,7 @@ extension Machine {
     /// list's next view or its closing.
     func panelDeadline(at now: Now) -> Instant? {
         let t = now.monotonic
-        if let list = panel.browser, browsing(at: t) {
+        if browsing(at: t), let list = panel.browser {
             return [list.lastPress + AlarmBrowser.leaveAfter, list.nextChange(after: t, digits: renderer.digits)].compactMap { $0 }.min()
         }
         let appears = panel.activeAt + settings.display.idleAfter

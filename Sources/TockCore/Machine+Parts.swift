@@ -1,36 +1,36 @@
 /// The machine's public face over its parts: what the shell, the control
 /// socket, MQTT and the page read (and the tests reach).
 extension Machine {
-    public var settings: Settings { setup.settings }
+    @inlinable public var settings: Settings { setup.settings }
     /// The mode the configuration file asks for; `settings.mode` may differ
     /// after `tock mode` changed it at run time.
-    public var fileMode: Settings.Mode { setup.fileMode }
+    @inlinable public var fileMode: Settings.Mode { setup.fileMode }
     /// A configuration (reloaded, or read at a restart) that waits for the
     /// count in progress to be reset (`Setup.pending`).
     public internal(set) var pendingSettings: Settings? {
-        get { setup.pending }
+        @inlinable get { setup.pending }
         set { setup.pending = newValue }
     }
     public internal(set) var program: Program {
-        get { counts.program }
+        @inlinable get { counts.program }
         set { counts.program = newValue }
         _modify { yield &counts.program }
     }
     /// Named count-downs beside the box's own count (`Machine+Timers`).
     public internal(set) var timers: ExtraTimers {
-        get { counts.timers }
+        @inlinable get { counts.timers }
         set { counts.timers = newValue }
         _modify { yield &counts.timers }
     }
     public internal(set) var alarms: AlarmClock {
-        get { alarmPart.clock }
+        @inlinable get { alarmPart.clock }
         set { alarmPart.clock = newValue }
         _modify { yield &alarmPart.clock }
     }
     /// The brightness by day and the night schedule in use (`Dimming`).
-    public var dimming: Dimming { devices.dimming }
+    @inlinable public var dimming: Dimming { devices.dimming }
     /// The level the room's light asks for (`Settings.light`).
-    public var ambient: AmbientLight? { devices.ambient }
+    @inlinable public var ambient: AmbientLight? { devices.ambient }
     /// The fleet group can be reached: presses go through it.
     public internal(set) var groupLinked: Bool {
         get { group.isLinked }
@@ -38,7 +38,7 @@ extension Machine {
     }
     /// The box's addresses and name as the network watcher last reported
     /// them (nil before its first report).
-    public var network: NetworkIdentity? { panel.network }
+    @inlinable public var network: NetworkIdentity? { panel.network }
 
     var renderer: Renderer { devices.renderer }
     var setAside: SetAsideEdits { setup.setAside }

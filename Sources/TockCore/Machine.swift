@@ -14,21 +14,21 @@ public struct Machine: Sendable {
 
     /// The configuration in use, the one waiting for a count's reset, and
     /// what the box keeps of its own edits (Setup.swift).
-    var setup: Setup
+    @usableFromInline var setup: Setup
     /// The box's own count (the program) and the extra timers (Counts.swift).
-    var counts: Counts
+    @usableFromInline var counts: Counts
     /// The daily alarms and the notices they raised (AlarmPart.swift).
-    var alarmPart: AlarmPart
+    @usableFromInline var alarmPart: AlarmPart
     /// Who has the front panel: the alarm list, the count picked and
     /// labelled, the address scroll, the idle clock (Panel.swift).
-    var panel: Panel
+    @usableFromInline var panel: Panel
     /// The fleet group's link and the changes sent through it (GroupLink.swift).
     var group: GroupLink
     /// Whether a wake-up can be served by a quiet tick (QuietTick.swift).
     var quiet: QuietTick
     public private(set) var input: InputProcessor
     /// The display's drawing and brightness, and the buzzer (Devices.swift).
-    var devices: Devices
+    @usableFromInline var devices: Devices
     /// What the outputs last said and what was last persisted (Reported.swift).
     var reported: Reported
     /// Everything up to `time.processed` has been applied (Timeline.swift).
@@ -77,14 +77,17 @@ public struct Machine: Sendable {
     /// and what happened, in order. A refused request leaves the machine as
     /// it was and returns only the refusal.
     public mutating func handle(_ input: Input, at now: Now) -> Output {
-        if provisional != nil, now.wallSynchronised {
+        // The parts' optionals are matched in place (`case .some`): a
+        // comparison with nil copies the value first, here the settings
+        // and a snapshot on every wake-up (`make bench-tick`).
+        if case .some = counts.provisional, now.wallSynchronised {
             catchUp(to: now)
             settleProvisional(at: now)
             quiet.unsettle()
         }
         var isWake = false
         if case .wake = input { isWake = true }
-        if case .tick(let until) = quiet.received(wake: isWake, settingsWait: pendingSettings != nil, at: now) {
+        if case .tick(let until) = quiet.received(wake: isWake, settingsWait: setup.waits, at: now) {
             #if DEBUG
             // Every quiet tick in the tests is checked against a full one.
             var full = self

@@ -4,7 +4,7 @@
 /// the one labelled on the display, the preset the last long Start took,
 /// and the address scroll.
 extension Machine {
-    struct Panel: Sendable {
+    @usableFromInline struct Panel: Sendable {
         enum View: Equatable, Sendable {
             /// The counts (or the idle clock, or a snooze).
             case counts
@@ -27,7 +27,7 @@ extension Machine {
         /// The box's addresses and name as the network watcher last
         /// reported them (nil before its first report), and the address
         /// scrolling or waiting to (Machine+Address.swift).
-        var network: NetworkIdentity?
+        @usableFromInline var network: NetworkIdentity?
         var scroll: AddressScroll?
 
         init(activeAt: Instant) { self.activeAt = activeAt }
@@ -39,7 +39,10 @@ extension Machine {
         }
 
         /// The alarm list is on the display at `t`.
-        func browsing(at t: Instant) -> Bool { browser.map { t < $0.lastPress + AlarmBrowser.leaveAfter } ?? false }
+        func browsing(at t: Instant) -> Bool {
+            guard case .alarmList(let b) = view else { return false }
+            return t < b.lastPress + AlarmBrowser.leaveAfter
+        }
 
         mutating func open(_ list: AlarmBrowser?) { view = list.map(View.alarmList) ?? .counts }
         mutating func closeList() { view = .counts }
@@ -54,6 +57,7 @@ extension Machine {
         /// The shown count's name, in place of its count: for `labelFor`
         /// after the shown count changed, then at each `labelEvery` while
         /// more than one count runs. Nil when the count shows.
+        @inline(__always)
         func label(at t: Instant) -> String? {
             guard let text = shownCounts.label, let since = shownCounts.since, t >= since else { return nil }
             let into = (t - since).nanoseconds
@@ -62,6 +66,7 @@ extension Machine {
         }
 
         /// When the name next comes or goes.
+        @inline(__always)
         func labelDeadline(at t: Instant) -> Instant? {
             guard shownCounts.label != nil, let since = shownCounts.since, t >= since else { return nil }
             let into = (t - since).nanoseconds

@@ -11,6 +11,7 @@ extension Machine {
             var wall: WallTime?
 
             /// Whether `now` comes before both.
+            @inline(__always)
             func lasts(at now: Now) -> Bool {
                 monotonic.map { now.monotonic < $0 } ?? true && wall.map { now.wall < $0 } ?? true
             }
@@ -41,6 +42,7 @@ extension Machine {
         /// An input came at `now`: a wake-up before the other deadlines,
         /// with no configuration waiting, is a quiet tick; anything else
         /// unsettles.
+        @inline(__always)
         mutating func received(wake: Bool, settingsWait: Bool, at now: Now) -> Action {
             if wake, !settingsWait, case .quiet(let until) = state, until.lasts(at: now) {
                 ticks += 1

@@ -3,16 +3,22 @@
 /// (`pending`); and the edits made on the box over lists the file has
 /// since replaced (`SetAsideEdits`).
 extension Machine {
-    struct Setup: Sendable {
-        let settings: Settings
+    @usableFromInline struct Setup: Sendable {
+        @usableFromInline let settings: Settings
         /// The mode the configuration file asks for; `settings.mode` may
         /// differ after `tock mode` changed it at run time.
-        let fileMode: Settings.Mode
+        @usableFromInline let fileMode: Settings.Mode
         /// A configuration (reloaded, or read at a restart) that waits for
         /// the count in progress to be reset: a change of file never cuts
         /// a count short, rings it early or loses it.
-        var pending: Settings?
+        @usableFromInline var pending: Settings?
         var setAside: SetAsideEdits
+
+        /// A configuration waits for the count's reset.
+        var waits: Bool {
+            if case .some = pending { return true }
+            return false
+        }
 
         /// The settings to run under, from the file and the snapshot a
         /// restart (or a rebuild) continues from; `snapshot` loses the
