@@ -1,55 +1,10 @@
-/// Named count-downs beside the box's own count (docs/timers.md): pasta,
-/// eggs and the oven at once. Each one counts down its duration from the
-/// instant it was added, can be paused, resumed and cancelled, rings with
-/// its name and is done once silenced.
+/// The extra timers beside the box's own count (docs/timers.md): pasta,
+/// eggs and the oven at once, each an `ExtraTimer`.
 ///
 /// Rings queue: one that ends while another rings (or while the box's own
 /// count or a daily alarm rings) waits, and its ring time starts only once
 /// it is on the display, so two ending in the same second ring one after
 /// the other and neither is lost.
-public struct ExtraTimer: Equatable, Sendable {
-    public enum State: Equatable, Sendable {
-        case running(ends: Instant)
-        /// Paused with `left` to go; `at` anchors the blink.
-        case paused(left: Duration, at: Instant)
-        /// Reached zero at `ended`; `since` is when its ring came on the
-        /// display (nil while it waits behind another ring).
-        case ringing(ended: Instant, since: Instant?)
-        /// Rang and was silenced: listed until cancelled or added again.
-        case done
-    }
-
-    /// The name as given (`tock timer add EGG 6m`).
-    public let name: String
-    /// The name in display notation (`NamedProgram.label`).
-    public let label: String
-    public let duration: Duration
-    public internal(set) var state: State
-
-    /// Running, paused or ringing: not done.
-    public var isActive: Bool { state != .done }
-
-    public var isRunning: Bool {
-        if case .running = state { return true }
-        return false
-    }
-
-    /// What is left at `t` (zero once it rang).
-    public func left(at t: Instant) -> Duration {
-        switch state {
-        case .running(let ends): max(ends - t, .zero)
-        case .paused(let left, _): left
-        case .ringing, .done: .zero
-        }
-    }
-
-    /// When it reaches zero, while running.
-    public var ends: Instant? {
-        if case .running(let e) = state { return e }
-        return nil
-    }
-}
-
 /// The extra timers, in the order they were added.
 public struct ExtraTimers: Equatable, Sendable {
     /// At most this many beside the box's own count.
@@ -93,7 +48,7 @@ public struct ExtraTimers: Equatable, Sendable {
     /// Add a timer counting from `t`, or say why not. A done timer of the
     /// same name is replaced (started again); when all eight places are
     /// taken, the oldest done timer gives its place.
-    mutating func add(_ name: String, _ duration: Duration, digits: Int, at t: Instant) throws(Machine.Refusal) {
+    mutating func add(_ name: String, _ duration: Duration, digits: Int, ringFor: Duration, at t: Instant) throws(Machine.Refusal) {
         guard !name.isEmpty else { throw .init("a timer needs a name the display can show (at most \(digits) characters, e.g. EGG)") }
         guard let label = NamedProgram.label(name) else {
             throw .init("\"\(name.prefix(32))\" cannot be drawn on 7 segments (k, m, q, w, x, z and most signs have no glyph)")
@@ -118,7 +73,7 @@ public struct ExtraTimers: Equatable, Sendable {
             }
             list.remove(at: oldestDone)
         }
-        list.append(ExtraTimer(name: name, label: label, duration: duration, state: .running(ends: t + duration)))
+        list.append(ExtraTimer(name: name, label: label, duration: duration, state: .running(ends: t + duration), ringFor: ringFor))
     }
 
     /// The first name of `t2`...`t9` no timer has (the gesture's names).
@@ -128,14 +83,12 @@ public struct ExtraTimers: Equatable, Sendable {
 
     mutating func pause(_ name: String, at t: Instant) throws(Machine.Refusal) {
         let i = try index(name)
-        guard case .running(let ends) = list[i].state else { throw .init("\(name) is \(list[i].stateWord); only a running timer pauses") }
-        list[i].state = .paused(left: ends - t, at: t)
+        guard list[i].pause(at: t) else { throw .init("\(name) is \(list[i].stateWord); only a running timer pauses") }
     }
 
     mutating func resume(_ name: String, at t: Instant) throws(Machine.Refusal) {
         let i = try index(name)
-        guard case .paused(let left, _) = list[i].state else { throw .init("\(name) is \(list[i].stateWord); only a paused timer resumes") }
-        list[i].state = .running(ends: t + left)
+        guard list[i].resume(at: t) else { throw .init("\(name) is \(list[i].stateWord); only a paused timer resumes") }
     }
 
     /// Cancel (remove) one, whatever its state: a ringing one is silenced.
@@ -154,20 +107,21 @@ public struct ExtraTimers: Equatable, Sendable {
     /// The ring on the display: the first of the ringing ones to end.
     var head: Int? {
         var best: Int?
+        var bestEnd: Instant?
         for (i, x) in list.enumerated() {
-            guard case .ringing(let ended, _) = x.state else { continue }
-            if let b = best, case .ringing(let e, _) = list[b].state, e <= ended { continue }
-            best = i
+            guard x.isActive, let e = x.ended else { continue }
+            if let b = bestEnd, b <= e { continue }
+            (best, bestEnd) = (i, e)
         }
         return best
     }
 
     /// The next instant something changes by itself: an end, or the ring
-    /// on the display silencing itself after `ringFor`.
-    func deadline(ringFor: Duration) -> Instant? {
+    /// on the display silencing itself after its `ringFor`.
+    func deadline() -> Instant? {
         var d: Instant?
         for x in list { if let e = x.ends, d.map({ e < $0 }) ?? true { d = e } }
-        if let h = head, case .ringing(_, let since?) = list[h].state { d = Instant.earliest(d, since + ringFor) }
+        if let h = head, let s = list[h].silenceDue { d = Instant.earliest(d, s) }
         return d
     }
 
@@ -177,26 +131,22 @@ public struct ExtraTimers: Equatable, Sendable {
     /// (its ring time starts now); when something else took the display,
     /// the ring on it goes back to waiting and later rings whole. The names
     /// that rang, in order.
-    mutating func advance(to t: Instant, ringFor: Duration, shown: Bool) -> [String] {
+    mutating func advance(to t: Instant, shown: Bool) -> [String] {
         var rang: [String] = []
-        for i in list.indices { if let e = list[i].ends, e <= t {
-            list[i].state = .ringing(ended: e, since: nil)
-            rang.append(list[i].name)
-        } }
-        while let h = head, case .ringing(let ended, let since) = list[h].state {
-            if since != nil, !shown {
-                // The box's own count or a daily alarm took the display:
-                // this ring starts again, whole, once it is back.
-                list[h].state = .ringing(ended: ended, since: nil)
-                break
-            }
-            if let since {
-                guard since + ringFor <= t else { break }
-                list[h].state = .done
+        for i in list.indices where list[i].reachEnd(by: t) { rang.append(list[i].name) }
+        while let h = head {
+            if list[h].life.ringingSince != nil {
+                guard shown else {
+                    // The box's own count or a daily alarm took the display:
+                    // this ring starts again, whole, once it is back.
+                    list[h].ringWaits()
+                    break
+                }
+                guard list[h].silenceIfDue(at: t) else { break }
                 continue
             }
-            guard shown else { break }
-            list[h].state = .ringing(ended: ended, since: max(ended, t))
+            guard shown, let ended = list[h].ended else { break }
+            list[h].ringShown(at: max(ended, t))
             break
         }
         return rang
@@ -206,31 +156,16 @@ public struct ExtraTimers: Equatable, Sendable {
     @discardableResult
     mutating func silenceHead() -> String? {
         guard let h = head else { return nil }
-        list[h].state = .done
+        list[h].silence()
         return list[h].name
     }
 
     /// When the earliest ring began, for the buzzer.
     var ringingSince: Instant? {
-        list.compactMap { x -> Instant? in
-            if case .ringing(let ended, let since) = x.state { return since ?? ended }
-            return nil
-        }.min()
+        list.compactMap { x -> Instant? in x.isRinging ? x.life.ringingSince ?? x.ended : nil }.min()
     }
 
     var isRinging: Bool { head != nil }
-}
-
-extension ExtraTimer {
-    /// The state as a word (status, refusals).
-    public var stateWord: String {
-        switch state {
-        case .running: "running"
-        case .paused: "paused"
-        case .ringing: "ringing"
-        case .done: "done"
-        }
-    }
 }
 
 extension Duration {
@@ -319,7 +254,7 @@ extension ExtraTimers {
                 state = .ringing(ended: now.instant(ofWall: e), since: s.map { Snapshot.ringStart(now.instant(ofWall: $0), now: now, ringFor: ringFor) })
             case .done: state = .done
             }
-            list.append(ExtraTimer(name: r.name, label: label, duration: .nanoseconds(r.duration), state: state))
+            list.append(ExtraTimer(name: r.name, label: label, duration: .nanoseconds(r.duration), state: state, ringFor: ringFor))
         }
     }
 }

@@ -18,7 +18,7 @@ extension Machine {
 
     /// A scroll is on the display at `t`.
     func scrollShowing(at t: Instant) -> Bool {
-        guard let s = scroll, s.window(at: t, digits: renderer.digits) != nil else { return false }
+        guard let s = panel.scroll, s.window(at: t, digits: renderer.digits) != nil else { return false }
         return scrollMayShow(at: t)
     }
 
@@ -31,10 +31,10 @@ extension Machine {
     /// last report starts a scroll (or makes one wait for the box to be at
     /// rest). An address that goes and comes back scrolls again.
     mutating func noteNetwork(_ identity: NetworkIdentity) {
-        defer { network = identity }
-        guard let before = network else { return }
+        defer { panel.network = identity }
+        guard let before = panel.network else { return }
         if identity.addresses.contains(where: { !before.addresses.contains($0) }) {
-            scroll = AddressScroll(identity)
+            panel.scroll = AddressScroll(identity)
         }
     }
 
@@ -42,7 +42,7 @@ extension Machine {
     /// and the name when the box has no address; before the watcher's
     /// first report the name is not known either: `no Addr` alone).
     mutating func showAddress(at t: Instant) {
-        scroll = AddressScroll(network ?? NetworkIdentity(addresses: [], name: ""))
+        panel.scroll = AddressScroll(panel.network ?? NetworkIdentity(addresses: [], name: ""))
         note([], at: t)
     }
 
@@ -50,29 +50,29 @@ extension Machine {
     /// (its line is returned, for the report), one that ended or that a
     /// count cut short is dropped.
     mutating func settleScroll(at t: Instant) -> String? {
-        guard var s = scroll else { return nil }
+        guard var s = panel.scroll else { return nil }
         guard s.start != nil else {
             guard scrollMayShow(at: t) else { return nil }
             s.start = t
-            scroll = s
+            panel.scroll = s
             return s.line
         }
-        if !scrollShowing(at: t) { scroll = nil }
+        if !scrollShowing(at: t) { panel.scroll = nil }
         return nil
     }
 
     /// When the scroll ends (a full batch drops it then).
-    var scrollEnd: Instant? { scroll?.end(digits: renderer.digits) }
+    var scrollEnd: Instant? { panel.scroll?.end(digits: renderer.digits) }
 
     /// The scroll's next step, while it shows.
     func scrollStep(after t: Instant) -> Instant? {
         guard scrollShowing(at: t) else { return nil }
-        return scroll?.nextStep(after: t, digits: renderer.digits)
+        return panel.scroll?.nextStep(after: t, digits: renderer.digits)
     }
 
     /// The scroll's frame text at `t`, while it shows.
     func scrollPresentation(at t: Instant) -> Presentation? {
-        guard scrollMayShow(at: t), let w = scroll?.window(at: t, digits: renderer.digits) else { return nil }
+        guard scrollMayShow(at: t), let w = panel.scroll?.window(at: t, digits: renderer.digits) else { return nil }
         return Presentation(.text(w))
     }
 }

@@ -93,8 +93,7 @@ extension Machine {
     /// `tock night 22:00 07:00 1`); applies at once, whatever the state.
     mutating func setDimming(_ d: Dimming) throws(Refusal) {
         if let why = d.problem { throw Refusal(why) }
-        dimming = d
-        renderer.brightness = d.brightness
+        devices.setDimming(d)
     }
 }
 
@@ -133,9 +132,9 @@ extension Machine {
             alarms.setEnabled(try index(n), on, at: now)
         case .skipNext(let n):
             guard let notice = alarms.skipNext(try index(n)) else { throw Refusal("alarm \(n) is off; there is nothing to skip") }
-            notices.append(notice)
+            alarmPart.notices.append(notice)
         }
-        browse = nil
+        panel.closeList()
     }
 }
 

@@ -58,8 +58,7 @@ extension Machine {
 
     /// `now` plus the group's lead, when presses go through the group.
     func groupInstant(after now: Now) -> Now? {
-        guard let lead = settings.group?.lead, groupLinked else { return nil }
-        return Now(monotonic: now.monotonic + lead, wall: now.wall + lead, wallSynchronised: now.wallSynchronised)
+        group.instant(after: now, lead: settings.group?.lead)
     }
 
     /// A change from outside the panel (`set`, `mode`), worked out on a
@@ -68,11 +67,10 @@ extension Machine {
     mutating func sentToGroup(_ press: GroupChange.Press, _ request: Input, at now: Now) throws(Refusal) -> Bool {
         guard let then = groupInstant(after: now) else { return false }
         var copy = self
-        copy.groupLinked = false
-        copy.notices = []
-        copy.groupChanges = []
+        copy.group = GroupLink()
+        copy.alarmPart.notices = []
         if let refusal = copy.handle(request, at: then).refusal { throw refusal }
-        groupChanges.append(GroupChange(at: then.wall, press: press, state: copy.program.snapshot(at: then)))
+        group.send(GroupChange(at: then.wall, press: press, state: copy.program.snapshot(at: then)))
         return true
     }
 
@@ -106,16 +104,15 @@ extension Machine {
             carryOver(to: &next)
             self = next
         }
-        browse = nil
+        panel.closeList()
         note([], at: now.monotonic)
     }
 
     /// What a rebuilt appliance keeps from this one: what the outputs show,
-    /// whether the group is reachable, and reports not yet handed out.
+    /// the group's link, and reports not yet handed out.
     func carryOver(to next: inout Machine) {
-        next.shown = shown
-        next.groupLinked = groupLinked
-        next.notices = notices
-        next.groupChanges = groupChanges
+        next.reported.shown = reported.shown
+        next.group = group
+        next.alarmPart.notices = alarmPart.notices
     }
 }

@@ -123,39 +123,36 @@ extension Machine {
         var out = Output()
         out.items.reserveCapacity(8)  // one allocation for a tick's few items
         let t = now.monotonic
-        buzzer.ringingSince = [alarms.ringingSince, program.ringingSince, timers.ringingSince].compactMap { $0 }.min()
+        devices.buzzer.ringingSince = [alarms.ringingSince, program.ringingSince, timers.ringingSince].compactMap { $0 }.min()
         // A named program's end sounds its own pattern before the alarm.
         let programEnds = program.intervalProgram?.named == true && alarms.ringingSince == nil
-        buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
+        devices.buzzer.intro = programEnds ? settings.alarm.pattern(.end) : nil
         noteFocus(at: t)
         let scrolled = settleScroll(at: t)
         let p = presentation(at: now)
 
         let frame = frame(p, at: now)
-        if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
-        let tone = buzzer.tone(at: t)
-        if shown.tone == .none || shown.tone! != tone { out.append(.buzzer(tone)); shown.tone = .some(tone) }
+        if frame != reported.shown.frame { out.append(.render(frame)); reported.shown.frame = frame }
+        let tone = devices.buzzer.tone(at: t)
+        if reported.shown.tone == .none || reported.shown.tone! != tone { out.append(.buzzer(tone)); reported.shown.tone = .some(tone) }
         let state = program.stateName
-        if state != shown.state { out.append(.stateChanged(state)); shown.state = state }
-        if let round = program.round(at: now), round != shown.round { out.append(.round(round)); shown.round = round }
+        if state != reported.shown.state { out.append(.stateChanged(state)); reported.shown.state = state }
+        if let round = program.round(at: now), round != reported.shown.round { out.append(.round(round)); reported.shown.round = round }
         let lit = leds(at: now)
-        for i in Self.ledNames.indices where shown.ledsKnown & 1 << i == 0 || (shown.ledsLit ^ lit) & 1 << i != 0 {
+        for i in Self.ledNames.indices where reported.shown.ledsKnown & 1 << i == 0 || (reported.shown.ledsLit ^ lit) & 1 << i != 0 {
             out.append(.led(Self.ledNames[i], lit & 1 << i != 0))
         }
-        shown.ledsLit = lit
-        shown.ledsKnown = 1 << Self.ledNames.count - 1
+        reported.shown.ledsLit = lit
+        reported.shown.ledsKnown = 1 << Self.ledNames.count - 1
 
-        if !timers.isEmpty || shown.timers.map({ !$0.isEmpty }) ?? false, !(shown.timers.map { $0.looksLike(timers) } ?? false) {
+        if !timers.isEmpty || reported.shown.timers.map({ !$0.isEmpty }) ?? false, !(reported.shown.timers.map { $0.looksLike(timers) } ?? false) {
             out.append(.timers(timers))
-            shown.timers = timers
+            reported.shown.timers = timers
         }
-        for name in timersRang { out.append(.timerRang(name)) }
+        for name in counts.takeRang() { out.append(.timerRang(name)) }
         if let scrolled { out.append(.addressShown(scrolled)) }
-        timersRang = []
-        for n in notices { out.append(.alarm(n)) }
-        notices = []
-        for g in groupChanges { out.append(.group(g)) }
-        groupChanges = []
+        for n in alarmPart.takeNotices() { out.append(.alarm(n)) }
+        for g in group.takeChanges() { out.append(.group(g)) }
 
         // The earliest of the monotonic deadlines, folded as they come
         // (no array on every tick): first those of everything but the
@@ -163,7 +160,7 @@ extension Machine {
         var monotonic: Instant? = nil
         func earliest(_ d: Instant?) { if let d, monotonic.map({ d < $0 }) ?? true { monotonic = d } }
         earliest(input.deadline)
-        earliest(buzzer.nextChange(after: t))
+        earliest(devices.buzzer.nextChange(after: t))
         earliest(alarms.monotonicDeadline)
         earliest(panelDeadline(at: now))
         earliest(timersDeadline)
@@ -178,16 +175,12 @@ extension Machine {
             let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
             wall = min(wall ?? w, w)
         }
-        quiet = Quiet(monotonic: monotonic, wall: wall)
+        quiet.settled(until: QuietTick.Until(monotonic: monotonic, wall: wall))
         let motion = displayDeadlines(p, at: now)
         earliest(motion.monotonic)
         if let w = motion.wall { wall = min(wall ?? w, w) }
-        if persisted.map({ program != $0 }) ?? true || persistedAlarms != alarms || persistedDimming != dimming || persistedTimers.map({ timers != $0 }) ?? !timers.isEmpty {
+        if reported.persists(counts.program, alarmPart.clock, devices.dimming, counts.timers) {
             out.append(.persist(snapshot(at: now)))
-            persisted = program
-            persistedAlarms = alarms
-            persistedDimming = dimming
-            persistedTimers = timers
         }
         out.append(.wake(monotonic: monotonic, wall: wall))
         return out

@@ -10,7 +10,7 @@
 extension Machine {
     /// The idle clock is on the display at `t`.
     func clockShowing(at t: Instant) -> Bool {
-        clockMayShow && !browsing(at: t) && t >= activeAt + settings.display.idleAfter
+        clockMayShow && !panel.browsing(at: t) && t >= panel.activeAt + settings.display.idleAfter
     }
 
     /// Nothing keeps the idle clock away but time: it is on, nothing counts
@@ -21,7 +21,7 @@ extension Machine {
     }
 
     /// The alarm list is on the display at `t`.
-    func browsing(at t: Instant) -> Bool { browse.map { t < $0.lastPress + AlarmBrowser.leaveAfter } ?? false }
+    func browsing(at t: Instant) -> Bool { panel.browsing(at: t) }
 
     /// A snooze count-down is on the display.
     private func snoozeShowing(at t: Instant) -> Bool {
@@ -54,31 +54,31 @@ extension Machine {
         case .pressed(let x), .longPressed(let x), .repeated(let x): b = x
         }
         if alarms.isRinging {
-            notices += b == .stop ? alarms.snooze(at: t) : alarms.dismiss()
+            alarmPart.pressWhileRinging(b, at: t)
             if program.stateName == .ringing { apply(action, at: t, now: now) }
             alarmChanged(at: t)
             return
         }
         // (A press from the panel is activity for the idle clock already:
         // the input loop counts every settled edge.)
-        if fromPanel, browsing(at: t), let list = browse {
-            browse = list.press(b, alarms: &alarms, at: now.at(t))
+        if fromPanel, browsing(at: t), let list = panel.browser {
+            panel.open(list.press(b, alarms: &alarmPart.clock, at: now.at(t)))
             return
         }
-        browse = nil
+        panel.closeList()
         if fromPanel, waking {
-            scroll = nil
+            panel.scroll = nil
             return
         }
         if routeToTimers(action, at: t, now: now) { return }
         if action == .longPressed(.stop), addressGestureAvailable { return showAddress(at: t) }
         if b == .reset, snoozeShowing(at: t) {
-            notices += alarms.dismiss()
+            alarmPart.dismiss()
             alarmChanged(at: t)
             return
         }
         if action == .longPressed(.start), canBrowse {
-            browse = AlarmBrowser(opening: alarms, at: t)
+            panel.open(AlarmBrowser(opening: alarms, at: t))
             return
         }
         apply(action, at: t, now: now)
@@ -86,7 +86,7 @@ extension Machine {
 
     mutating func routeSwitch(_ p: SwitchPosition, at t: Instant, now: Now, waking: Bool) {
         if alarms.isRinging {
-            notices += alarms.dismiss()
+            alarmPart.dismiss()
             alarmChanged(at: t)
             if program.stateName == .ringing {
                 note(program.switched(to: p, at: now.at(t)).map { ($0, t) }, at: t)
@@ -96,7 +96,7 @@ extension Machine {
             return
         }
         if waking {
-            scroll = nil
+            panel.scroll = nil
             program.noteSwitch(p)
             return
         }
@@ -105,13 +105,13 @@ extension Machine {
             note([], at: t)
             return
         }
-        browse = nil
+        panel.closeList()
         note(program.switched(to: p, at: now.at(t)).map { ($0, t) }, at: t)
     }
 
     mutating func alarmChanged(at t: Instant) {
-        activeAt = max(activeAt, t)
-        if alarms.isRinging { browse = nil }
+        panel.active(at: t)
+        if alarms.isRinging { panel.closeList() }
     }
 
     // MARK: - What shows
@@ -121,11 +121,11 @@ extension Machine {
         if case .ringing(_, let since) = alarms.state {
             return Presentation(timeOfDay(now, blinkColon: false), motion: .wall, blink: Blinks.ringing(since))
         }
-        if let list = browse, browsing(at: t) { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
+        if browsing(at: t), let list = panel.browser { return list.presentation(alarms.entries, digits: renderer.digits, at: t) }
         if let p = scrollPresentation(at: t) { return p }
-        if counts.active {
-            if let name = label(at: t) { return Presentation(.text(name)) }
-            if let i = counts.index { return presentation(of: timers.list[i], at: t) }
+        if panel.shownCounts.active {
+            if let name = panel.label(at: t) { return Presentation(.text(name)) }
+            if let i = panel.shownCounts.index { return presentation(of: timers.list[i], at: t) }
         }
         if !program.isIdle { return program.presentation(at: now) }
         if case .snoozed(_, let until) = alarms.state { return Presentation(.down(max(until - t, .zero)), motion: .monotonic) }
@@ -146,10 +146,10 @@ extension Machine {
     /// list's next view or its closing.
     func panelDeadline(at now: Now) -> Instant? {
         let t = now.monotonic
-        if let list = browse, browsing(at: t) {
+        if browsing(at: t), let list = panel.browser {
             return [list.lastPress + AlarmBrowser.leaveAfter, list.nextChange(after: t, digits: renderer.digits)].compactMap { $0 }.min()
         }
-        let appears = activeAt + settings.display.idleAfter
+        let appears = panel.activeAt + settings.display.idleAfter
         return clockMayShow && appears > t ? appears : nil
     }
 }

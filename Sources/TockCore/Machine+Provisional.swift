@@ -51,27 +51,27 @@ extension Machine {
         guard !now.wallSynchronised, let snapshot, !snapshot.wallUnverified else { return }
         let anchored = snapshot.isAnchoredToTheWall || (snapshot.timers ?? []).contains { $0.isAnchoredToTheWall }
         guard anchored else { return }
-        provisional = ProvisionalRestore(snapshot: snapshot, at: now, program: restoredProgram ? program.snapshot(at: now) : nil,
+        counts.provisional = ProvisionalRestore(snapshot: snapshot, at: now, program: restoredProgram ? program.snapshot(at: now) : nil,
                                          timers: timers.records(at: now))
     }
 
     /// The first look at a trusted clock after a provisional restore:
     /// restore again what nobody touched, with the clock's error taken out.
     mutating func settleProvisional(at now: Now) {
-        guard let p = provisional, now.wallSynchronised else { return }
-        provisional = nil
+        guard let p = counts.provisional, now.wallSynchronised else { return }
+        counts.provisional = nil
         let error = (now.wall - p.at.wall) - (now.monotonic - p.at.monotonic)
         guard error > ProvisionalRestore.tolerance || error < .zero - ProvisionalRestore.tolerance else { return }
         // The snapshot's instants as the clock at the restore read them.
         // (An instant that would leave `TimeBounds` is left uncorrected.)
         if let restored = p.program, program.snapshot(at: p.at) == restored, let moved = try? p.snapshot.moved(by: .zero - error) {
             program.restore(moved, at: p.at)
-            persisted = nil
+            reported.persistAgain()
         }
         if let saved = p.snapshot.timers, timers.records(at: p.at) == p.timers,
            let moved = try? saved.map({ r throws(TimeBounds.Violation) in try r.moved(by: .zero - error) }) {
             timers = ExtraTimers(restoring: moved, ringFor: settings.alarm.ringFor, at: p.at)
-            persistedTimers = nil
+            reported.persistTimersAgain()
         }
     }
 }

@@ -3,27 +3,9 @@
 /// else; the frame and the display's own deadlines, shared with a full
 /// batch of outputs.
 extension Machine {
-    /// The earliest deadline of anything but the display's own motion, on
-    /// each clock (nil: none).
-    struct Quiet {
-        var monotonic: Instant?
-        var wall: WallTime?
-
-        /// Whether `now` comes before both.
-        func lasts(at now: Now) -> Bool {
-            monotonic.map { now.monotonic < $0 } ?? true && wall.map { now.wall < $0 } ?? true
-        }
-    }
-
-    /// What to show, drawn, at the brightness in use: the lowest wins, so
-    /// the room's light never brightens past the level set by hand or the
-    /// night's (docs/display.md, "Brightness").
+    /// What to show, drawn, at the brightness in use (`Devices.frame`).
     func frame(_ p: Presentation, at now: Now) -> Frame {
-        var frame = renderer.frame(for: p, at: now.monotonic)
-        frame.brightness = dimming.level(at: now.wall, zone: settings.clock.zone)
-        if let room = ambient?.level { frame.brightness = min(frame.brightness, room) }
-        if counts.several { frame.lightLastPoint() }
-        return frame
+        devices.frame(p, at: now, zone: settings.clock.zone, lastPoint: panel.shownCounts.several)
     }
 
     /// When the display changes by itself: a blink's next toggle, the next
@@ -32,7 +14,7 @@ extension Machine {
         let t = now.monotonic
         var monotonic = p.blink?.nextToggle(after: t)
         var wall: WallTime?
-        if let l = labelDeadline(at: t) { monotonic = Instant.earliest(monotonic, l) }
+        if let l = panel.labelDeadline(at: t) { monotonic = Instant.earliest(monotonic, l) }
         if let s = scrollStep(after: t) { monotonic = Instant.earliest(monotonic, s) }
         if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
             switch motion {
@@ -48,14 +30,13 @@ extension Machine {
     /// to be remembered; only the frame is drawn again. This is most of a
     /// count's wake-ups (one a second for MM:SS), and costs a frame instead
     /// of a full batch. Debug builds check each against a full batch.
-    mutating func quietTick(at now: Now, _ quiet: Quiet) -> Output {
-        quietTicks += 1
-        processed = max(processed, now.monotonic)
+    mutating func quietTick(at now: Now, _ quiet: QuietTick.Until) -> Output {
+        time.applied(to: now.monotonic)
         let p = presentation(at: now)
         let frame = frame(p, at: now)
         var out = Output()
         out.items.reserveCapacity(2)
-        if frame != shown.frame { out.append(.render(frame)); shown.frame = frame }
+        if frame != reported.shown.frame { out.append(.render(frame)); reported.shown.frame = frame }
         let motion = displayDeadlines(p, at: now)
         out.append(.wake(monotonic: Instant.earliest(quiet.monotonic, motion.monotonic),
                          wall: quiet.wall.map { w in motion.wall.map { min(w, $0) } ?? w } ?? motion.wall))

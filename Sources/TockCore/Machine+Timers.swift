@@ -26,7 +26,7 @@ extension Machine {
         guard timers.anyActive else { return .main }
         if program.stateName == .ringing { return .main }
         if let h = timers.head { return .extra(timers.list[h].name) }
-        if let pick, inProgress(pick) { return pick }
+        if let pick = panel.pick, inProgress(pick) { return pick }
         var best: (CountRef, Instant)?
         if program.stateName == .running, let e = mainEnd { best = (.main, e) }
         for x in timers.list { if let e = x.ends, best.map({ e < $0.1 }) ?? true { best = (.extra(x.name), e) } }
@@ -108,16 +108,6 @@ extension Machine {
         var since: Instant?
     }
 
-    /// The shown count's name, in place of its count: for `labelFor`
-    /// after the shown count changed, then at each `labelEvery` while
-    /// more than one count runs. Nil when the count shows.
-    func label(at t: Instant) -> String? {
-        guard let text = counts.label, let since = counts.since, t >= since else { return nil }
-        let into = (t - since).nanoseconds
-        guard into < Self.labelFor.nanoseconds || counts.severalRun && into % Self.labelEvery.nanoseconds < Self.labelFor.nanoseconds else { return nil }
-        return text
-    }
-
     /// A name as wide as the display at most: one given on an 8-digit
     /// display, kept in the state file, and read by a box whose file now
     /// says 4 digits shows its first 4.
@@ -125,27 +115,16 @@ extension Machine {
         label.count <= renderer.digits ? label : String(label.prefix(renderer.digits))
     }
 
-    /// When the name next comes or goes.
-    func labelDeadline(at t: Instant) -> Instant? {
-        guard counts.label != nil, let since = counts.since, t >= since else { return nil }
-        let into = (t - since).nanoseconds
-        let every = Self.labelEvery.nanoseconds, on = Self.labelFor.nanoseconds
-        if into < on { return since + Self.labelFor }
-        guard counts.severalRun else { return nil }
-        let phase = into % every
-        return t + .nanoseconds(phase < on ? on - phase : every - phase)
-    }
-
     /// At each full batch: which count shows and what the display needs of
-    /// the counts (`counts`); a change of the shown count puts its name up.
+    /// the counts (`panel.shownCounts`); a change of the shown count puts its name up.
     mutating func noteFocus(at t: Instant) {
         guard timers.anyActive else {
-            if labelled != nil || counts.active { labelled = nil; counts = CountsShown() }
+            if panel.labelled != nil || panel.shownCounts.active { panel.labelled = nil; panel.shownCounts = CountsShown() }
             return
         }
         let f = focus(at: t)
-        if labelled?.ref != f { labelled = (f, t) }
-        var c = CountsShown(active: true, several: severalCounts, severalRun: runningCount > 1, since: labelled?.since)
+        if panel.labelled?.ref != f { panel.labelled = (f, t) }
+        var c = CountsShown(active: true, several: severalCounts, severalRun: runningCount > 1, since: panel.labelled?.since)
         switch f {
         case .main:
             c.label = program.stateName == .ringing ? nil : ExtraTimers.mainLabel
@@ -153,7 +132,7 @@ extension Machine {
             c.index = timers.list.firstIndex { $0.name == name }
             c.label = timers.isRinging ? nil : c.index.map { drawn(timers.list[$0].label) }
         }
-        counts = c
+        panel.shownCounts = c
     }
 
     // MARK: - Buttons
@@ -202,21 +181,21 @@ extension Machine {
         if action == .longPressed(.stop) {
             let order = stepOrder
             let at = order.firstIndex(of: f) ?? 0
-            pick = order[(at + 1) % order.count]
+            panel.pick = order[(at + 1) % order.count]
             note([], at: t)
             return true
         }
         guard case .extra(let name) = f else {
             // Paused with Stop, the box's own count stays shown (and the
             // buttons stay on it) until stepped from, as an extra timer does.
-            if action == .pressed(.stop), program.stateName == .running { pick = .main }
+            if action == .pressed(.stop), program.stateName == .running { panel.pick = .main }
             return false
         }
         do throws(Refusal) {
             switch action {
             case .pressed(.stop):
                 try timers.pause(name, at: t)
-                pick = f  // it stays on the display, paused, until stepped from
+                panel.pick = f  // it stays on the display, paused, until stepped from
             case .pressed(.start): try timers.resume(name, at: t)
             case .pressed(.reset):
                 guard let x = timers.named(name), case .paused = x.state else { return noteNothing(at: t) }
@@ -239,13 +218,13 @@ extension Machine {
     /// took, under the first free name of t2...t9.
     private mutating func addByGesture(at t: Instant) {
         let presets = program.countTimer?.presets ?? settings.presets
-        let next = ((gesturePreset ?? program.countTimer?.presetIndex ?? 0) + 1) % presets.count
-        guard let name = timers.freeGestureName, (try? timers.add(name, presets[next], digits: renderer.digits, at: t)) != nil else {
+        let next = ((panel.gesturePreset ?? program.countTimer?.presetIndex ?? 0) + 1) % presets.count
+        guard let name = timers.freeGestureName, (try? timers.add(name, presets[next], digits: renderer.digits, ringFor: settings.alarm.ringFor, at: t)) != nil else {
             note(settings.alarm.chirp ? [(.no, t)] : [], at: t)
             return
         }
-        gesturePreset = next
-        pick = nil
+        panel.gesturePreset = next
+        panel.pick = nil
     }
 
     /// A flip silences an extra timer ringing on the display (true).
@@ -263,8 +242,8 @@ extension Machine {
         let before = timers
         settleTimers(at: now.monotonic)
         if timers != before {
-            lastChange = max(lastChange, now.monotonic)
-            activeAt = max(activeAt, now.monotonic)
+            time.changed(at: now.monotonic)
+            panel.active(at: now.monotonic)
         }
     }
 
@@ -272,11 +251,10 @@ extension Machine {
     /// nothing else rings on the display.
     mutating func settleTimers(at t: Instant) {
         let free = program.stateName != .ringing && !alarms.isRinging
-        for name in timers.advance(to: t, ringFor: settings.alarm.ringFor, shown: free) { timersRang.append(name) }
-        if !timers.anyActive { gesturePreset = nil; pick = nil }
+        if !counts.settleTimers(at: t, free: free) { panel.timersIdle() }
     }
 
-    var timersDeadline: Instant? { timers.isEmpty ? nil : timers.deadline(ringFor: settings.alarm.ringFor) }
+    var timersDeadline: Instant? { counts.timersDeadline }
 
     // MARK: - Requests
 
@@ -285,14 +263,14 @@ extension Machine {
         let t = now.monotonic
         switch r {
         case .add(let name, let d):
-            try timers.add(name, d, digits: renderer.digits, at: t)
-            pick = nil
+            try timers.add(name, d, digits: renderer.digits, ringFor: settings.alarm.ringFor, at: t)
+            panel.pick = nil
         case .pause(let name): try timers.pause(name, at: t)
         case .resume(let name): try timers.resume(name, at: t)
         case .cancel(let name): try timers.cancel(name)
         }
         settleTimers(at: t)
-        lastChange = max(lastChange, t)
-        activeAt = max(activeAt, t)
+        time.changed(at: t)
+        panel.active(at: t)
     }
 }

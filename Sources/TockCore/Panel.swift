@@ -1,0 +1,83 @@
+/// The front panel's own state (Machine+Panel.swift says who has the
+/// panel when): the view over the counts or the alarm list, the last
+/// activity (the idle clock follows it), the count a long Stop picked and
+/// the one labelled on the display, the preset the last long Start took,
+/// and the address scroll.
+extension Machine {
+    @usableFromInline struct Panel: Sendable {
+        enum View: Equatable, Sendable {
+            /// The counts (or the idle clock, or a snooze).
+            case counts
+            /// The alarm list (a long press of Start in ready).
+            case alarmList(AlarmBrowser)
+        }
+
+        var view = View.counts
+        /// The last press, flip or change of state: the idle clock shows
+        /// `display.idleAfter` after it.
+        var activeAt: Instant
+        /// The count a long Stop stepped to, while it is in progress.
+        var pick: CountRef?
+        /// The count shown and since when (its name shows first).
+        var labelled: (ref: CountRef, since: Instant)?
+        /// What the display needs of the counts, as of the last full batch.
+        var shownCounts = CountsShown()
+        /// The preset the last long Start took.
+        var gesturePreset: Int?
+        /// The box's addresses and name as the network watcher last
+        /// reported them (nil before its first report), and the address
+        /// scrolling or waiting to (Machine+Address.swift).
+        @usableFromInline var network: NetworkIdentity?
+        var scroll: AddressScroll?
+
+        init(activeAt: Instant) { self.activeAt = activeAt }
+
+        /// The alarm list, while it is open.
+        var browser: AlarmBrowser? {
+            if case .alarmList(let b) = view { return b }
+            return nil
+        }
+
+        /// The alarm list is on the display at `t`.
+        func browsing(at t: Instant) -> Bool {
+            guard case .alarmList(let b) = view else { return false }
+            return t < b.lastPress + AlarmBrowser.leaveAfter
+        }
+
+        mutating func open(_ list: AlarmBrowser?) { view = list.map(View.alarmList) ?? .counts }
+        mutating func closeList() { view = .counts }
+
+        /// Activity at `t`: the idle clock waits from then.
+        mutating func active(at t: Instant) { activeAt = max(activeAt, t) }
+
+        /// No extra timer is in progress: nothing is picked, and the next
+        /// gesture starts from the box's own preset.
+        mutating func timersIdle() { gesturePreset = nil; pick = nil }
+
+        /// The shown count's name, in place of its count: for `labelFor`
+        /// after the shown count changed, then at each `labelEvery` while
+        /// more than one count runs. Nil when the count shows.
+        @inline(__always)
+        func label(at t: Instant) -> String? {
+            guard let text = shownCounts.label, let since = shownCounts.since, t >= since else { return nil }
+            let into = (t - since).nanoseconds
+            guard into < labelFor.nanoseconds || shownCounts.severalRun && into % labelEvery.nanoseconds < labelFor.nanoseconds else { return nil }
+            return text
+        }
+
+        /// When the name next comes or goes.
+        @inline(__always)
+        func labelDeadline(at t: Instant) -> Instant? {
+            guard shownCounts.label != nil, let since = shownCounts.since, t >= since else { return nil }
+            let into = (t - since).nanoseconds
+            let every = labelEvery.nanoseconds, on = labelFor.nanoseconds
+            if into < on { return since + labelFor }
+            guard shownCounts.severalRun else { return nil }
+            let phase = into % every
+            return t + .nanoseconds(phase < on ? on - phase : every - phase)
+        }
+
+        private var labelFor: Duration { Machine.labelFor }
+        private var labelEvery: Duration { Machine.labelEvery }
+    }
+}

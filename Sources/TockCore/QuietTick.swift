@@ -1,0 +1,62 @@
+/// Whether a wake-up can be a quiet tick (docs/architecture.md, Machine+Quiet.swift):
+/// after a full batch of outputs nothing but the display's own motion can
+/// change until the earliest of the other deadlines, so a wake-up before
+/// it draws the frame and nothing else. Any other input unsettles it.
+extension Machine {
+    struct QuietTick: Sendable {
+        /// The earliest deadline of anything but the display's own motion,
+        /// on each clock (nil: none).
+        struct Until: Equatable, Sendable {
+            var monotonic: Instant?
+            var wall: WallTime?
+
+            /// Whether `now` comes before both.
+            @inline(__always)
+            func lasts(at now: Now) -> Bool {
+                monotonic.map { now.monotonic < $0 } ?? true && wall.map { now.wall < $0 } ?? true
+            }
+        }
+
+        enum State: Sendable {
+            /// An input (or a correction of the clock) came since the last
+            /// full batch: the next wake-up is a full one.
+            case unsettled
+            /// The last full batch left nothing due before `until` but the
+            /// display's own motion.
+            case quiet(until: Until)
+        }
+
+        /// What to do with an input.
+        enum Action: Equatable, Sendable {
+            /// Draw the frame and ask for the next wake-up, no earlier than
+            /// the other deadlines.
+            case tick(Until)
+            /// A full batch of outputs.
+            case full
+        }
+
+        private(set) var state = State.unsettled
+        /// Wake-ups served quietly (for the tests).
+        private(set) var ticks = 0
+
+        /// An input came at `now`: a wake-up before the other deadlines,
+        /// with no configuration waiting, is a quiet tick; anything else
+        /// unsettles.
+        @inline(__always)
+        mutating func received(wake: Bool, settingsWait: Bool, at now: Now) -> Action {
+            if wake, !settingsWait, case .quiet(let until) = state, until.lasts(at: now) {
+                ticks += 1
+                return .tick(until)
+            }
+            state = .unsettled
+            return .full
+        }
+
+        /// A full batch of outputs was made; nothing but the display moves
+        /// before `until`.
+        mutating func settled(until: Until) { state = .quiet(until: until) }
+
+        /// Something changed outside an input (a correction of the clock).
+        mutating func unsettle() { state = .unsettled }
+    }
+}
