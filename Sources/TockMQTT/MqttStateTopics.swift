@@ -14,7 +14,6 @@ enum MqttStateTopics {
     ///   (the display, elapsed, remaining, overrun): what can change when
     ///   nothing but the display did (`BoxChange.displayOnly`).
     static func values(of shell: Shell, clockOnly: Bool = false) -> [(String, String)] {
-        let core = shell.core
         let progress = shell.progress()
         let meaning = shell.displayMeaning()
         if clockOnly {
@@ -37,17 +36,17 @@ enum MqttStateTopics {
             // resume or a new preset, not by the seconds going by): to the
             // nearest second, so that the two clocks' jitter cannot flip it.
             ("finishes_at", shell.finishesAt().map { timestamp($0 + .milliseconds(500)) } ?? "None"),
-            ("mode", core.settings.mode.rawValue),
-            ("direction", (core.presets?.direction ?? .down).rawValue),
-            ("switch", core.input.switchPosition.rawValue),
+            ("mode", shell.core.settings.mode.rawValue),
+            ("direction", (shell.core.presets?.direction ?? .down).rawValue),
+            ("switch", shell.core.input.switchPosition.rawValue),
             // On while something rings (not each beep of its pattern), and
             // for a lone beep or chirp.
-            ("buzzer", shell.tone != nil || shell.state == .ringing || core.alarms.isRinging ? "on" : "off"),
+            ("buzzer", shell.tone != nil || shell.state == .ringing || shell.core.alarms.isRinging ? "on" : "off"),
             // `ON` while a ring waits to be silenced (the count, an extra
             // timer, a daily alarm): Home Assistant's Silence is offered then.
             ("ringing", shell.rings ? "ON" : "OFF"),
-            ("alarm", alarmState(core.alarms.state)),
-            ("next_alarm", core.alarms.wallDeadline.map(timestamp) ?? "None"),
+            ("alarm", alarmState(shell.core.alarms.state)),
+            ("next_alarm", shell.core.alarms.wallDeadline.map(timestamp) ?? "None"),
             // Whether the kernel reports the wall clock synchronised: until
             // it does, the alarms' times (and a countdown to a date) are
             // unverified (docs/clock.md).
@@ -57,7 +56,7 @@ enum MqttStateTopics {
         // The brightness by day and the night schedule; while there is none
         // the night's entities are unavailable and their topics keep the
         // last schedule.
-        let dimming = core.dimming
+        let dimming = shell.core.dimming
         values.append(("brightness", "\(dimming.brightness)"))
         values.append(("night", dimming.night == nil ? "OFF" : "ON"))
         if let n = dimming.night {
@@ -67,7 +66,7 @@ enum MqttStateTopics {
         }
         // Outside the timer and stopwatch modes the preset entity is
         // unavailable and the topic keeps the last preset: never empty.
-        if let presets = core.presets { values.append(("preset", DurationText.format(presets.current))) }
+        if let presets = shell.core.presets { values.append(("preset", DurationText.format(presets.current))) }
         // A named program's name and round; a count-down's overrun in whole
         // seconds (and once more, "None", when it ends).
         if let name = progress.program { values.append(("program", name)) }
@@ -76,7 +75,7 @@ enum MqttStateTopics {
             values.append(("phase", shell.resting() ? "rest" : "work"))
         }
         values.append(("overrun_ms", progress.overrun.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"))
-        for (i, e) in core.alarms.entries.enumerated() {
+        for (i, e) in shell.core.alarms.entries.enumerated() {
             values.append(("alarm_\(i + 1)", e.alarm.enabled ? "ON" : "OFF"))
         }
         values += timerValues(shell.timers())
