@@ -13,6 +13,13 @@ public final class BoxGate: @unchecked Sendable {
 
     public init(limit: Int) { self.limit = limit }
 
+    /// Requests waiting for the appliance now.
+    public var waiting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return busy
+    }
+
     public struct Busy: Error, CustomStringConvertible {
         public var limit: Int
         public var description: String {

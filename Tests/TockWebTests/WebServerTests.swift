@@ -337,10 +337,16 @@ final class WebServerTests: XCTestCase {
         // 90 idle connections against 64 descriptors (the rest wait in the listen backlog).
         var idle: [Client] = []
         for _ in 0..<90 { if let c = try? Client(port: port) { idle.append(c) } }
-        Thread.sleep(forTimeInterval: 0.5)
+        // Until tock-web holds every descriptor it may (its own count in
+        // /proc), then until it has closed the connections that went away.
+        let fds = "/proc/\(p.processIdentifier)/fd"
+        func open() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: fds).count) ?? 0 }
+        waitFor { open() >= 60 }
+        XCTAssertGreaterThanOrEqual(open(), 60, "tock-web did not take the connections")
         XCTAssertTrue(p.isRunning, "tock-web exited: \(text)")
         idle = []
-        Thread.sleep(forTimeInterval: 0.5)
+        waitFor { open() < 30 }
+        XCTAssertLessThan(open(), 30, "tock-web kept the closed connections")
         let c = try Client(port: port)
         c.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(c.status(), 200)
@@ -367,7 +373,9 @@ final class WebServerTests: XCTestCase {
         try start(box: { r in try gate.call { try link.send(r) } })
         let waiting = try (0..<8).map { _ in try Client(port: port) }
         for c in waiting { c.send("POST /api/pair/request HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n") }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Until the gate is full: the appliance holds as many as it may.
+        waitFor { gate.waiting == gate.limit }
+        XCTAssertEqual(gate.waiting, gate.limit, "the requests did not reach the stalled appliance")
         let page = try Client(port: port)
         let t = elapsed {
             page.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
