@@ -76,7 +76,7 @@ test: deps
 		"arm: deb-arm64 image-smoke" \
 		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test wifi-test" \
 		"link/5: @test-build mqtt-test address-test @deb vm-test @deb-arm64 vm-test-arm64 web-test" \
-		|| { $(STAGE) --table; exit 1; }
+		|| { $(STAGE) --table; $(STAGE) --failed; exit 1; }
 	@$(STAGE) --table
 
 ## make test's debug build of every product and test (the other stages
