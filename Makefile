@@ -244,7 +244,7 @@ fuzz:
 ## Fuzz what Tock decodes from its state file and a fleet group's topic
 ## (the snapshot and the group message, then every mode run on what decodes).
 STATE_FUZZ_SOURCES := $(wildcard Sources/TockCore/*.swift) Sources/TockMQTT/GroupSchedule.swift Sources/TockConfig/TopicName.swift \
-	$(wildcard Sources/TockJSON/*.swift) Sources/TockShell/SnapshotJSON.swift Sources/TockShell/StateFile.swift
+	$(wildcard Sources/TockJSON/*.swift) Sources/TockShell/SnapshotJSON.swift Sources/TockShell/CountJSON.swift Sources/TockShell/StateFile.swift
 .PHONY: fuzz-state
 fuzz-state:
 	mkdir -p .build/fuzz/state-corpus

@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "TockShellTests", dependencies: [
             "TockJSON", "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], exclude: ["StateFilesV2", "StateFilesV3", "make-state-files.sh"]),
         .testTarget(name: "TockDevicesTests", dependencies: [
             "TockDevices", "TockConfig", "TockGPIOD", "TockCore", "TockHardware", "TockLinux", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -37,7 +37,9 @@ public struct CountTimer: TimerProgram, Equatable {
     public internal(set) var direction: SwitchPosition
     /// Where the switch physically is.
     public private(set) var switchPosition: SwitchPosition
-    public let stopwatchMode: Bool
+    /// The mode this count serves (the timer or the stopwatch).
+    public let mode: Settings.Mode
+    public var stopwatchMode: Bool { mode == .stopwatch }
     public let alarm: AlarmSettings
     /// Count how long a count-down is over once it rang (`timer.overrun`).
     public let overrun: Bool
@@ -49,7 +51,7 @@ public struct CountTimer: TimerProgram, Equatable {
         presets = settings.presets
         direction = switchPosition
         self.switchPosition = switchPosition
-        stopwatchMode = settings.mode == .stopwatch
+        mode = settings.mode
         alarm = settings.alarm
         overrun = settings.overrun
         lifecycle = Lifecycle(ringFor: settings.alarm.ringFor, leadIn: settings.leadIn)

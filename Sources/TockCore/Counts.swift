@@ -24,10 +24,10 @@ extension Machine {
         init(settings: Settings, switchPosition: SwitchPosition, restoring snapshot: Snapshot?, at now: Now) {
             program = Program(settings: settings, switchPosition: switchPosition, at: now)
             if let snapshot, snapshot.mode == settings.mode {
-                program.restore(snapshot, at: now)
+                program.restore(snapshot.count, at: now)
             }
-            if program.countTimer == nil, let snapshot, !snapshot.presets.isEmpty {
-                keptPresets = (snapshot.presets, snapshot.presetIndex)
+            if program.countTimer == nil, let snapshot, !snapshot.count.presets.isEmpty {
+                keptPresets = (snapshot.count.presets, snapshot.count.presetIndex)
             }
             if let saved = snapshot?.timers { timers = ExtraTimers(restoring: saved, ringFor: settings.alarm.ringFor, at: now) }
         }
@@ -35,8 +35,8 @@ extension Machine {
         /// The counts as a snapshot keeps them (the rest of the box's state
         /// is added by `Machine.snapshot`).
         func snapshot(at now: Now) -> Snapshot {
-            var s = program.snapshot(at: now)
-            if s.presets.isEmpty, let kept = keptPresets { (s.presets, s.presetIndex) = kept }
+            var s = Snapshot(count: program.saved(at: now))
+            if s.count.presets.isEmpty, let kept = keptPresets { (s.count.presets, s.count.presetIndex) = kept }
             s.timers = timers.isEmpty ? nil : timers.records(at: now)
             return s
         }

@@ -74,9 +74,9 @@ extension Machine {
         if try sentToGroup(.mode, .setMode(mode), at: now) { return }
         var s = settings
         s.mode = mode
+        // The new mode's program in its first state, the box's presets kept.
         var snap = snapshot(at: now)
-        snap.mode = mode
-        snap.phase = .ready
+        snap.count.program = Program(settings: s, switchPosition: input.switchPosition, at: now).saved(at: now).program
         // Build with the file's mode and let the snapshot carry the new one,
         // so it outlives a restart.
         var file = s

@@ -15,7 +15,7 @@ public struct GroupChange: Equatable, Sendable {
     /// What caused it.
     public var press: Press
     /// The program as it is from `at` on.
-    public var state: Snapshot
+    public var state: Snapshot.Count
 
     /// What caused a change: a button, or a request from outside the
     /// panel (the raw value is what the group message carries).
@@ -31,7 +31,7 @@ public struct GroupChange: Equatable, Sendable {
         }
     }
 
-    public init(at: WallTime, press: Press, state: Snapshot) {
+    public init(at: WallTime, press: Press, state: Snapshot.Count) {
         self.at = at
         self.press = press
         self.state = state
@@ -47,8 +47,8 @@ extension Machine {
         _ = base.advance(to: then)
         var pressed = base
         _ = pressed.handle(action, at: then)
-        let after = pressed.snapshot(at: then)
-        guard after != base.snapshot(at: then) else { return nil }
+        let after = pressed.saved(at: then)
+        guard after != base.saved(at: then) else { return nil }
         let button: Button
         switch action {
         case .pressed(let b), .longPressed(let b), .repeated(let b): button = b
@@ -70,7 +70,7 @@ extension Machine {
         copy.group = GroupLink()
         copy.alarmPart.notices = []
         if let refusal = copy.handle(request, at: then).refusal { throw refusal }
-        group.send(GroupChange(at: then.wall, press: press, state: copy.program.snapshot(at: then)))
+        group.send(GroupChange(at: then.wall, press: press, state: copy.program.saved(at: then)))
         return true
     }
 
@@ -78,7 +78,7 @@ extension Machine {
     /// from that instant on this box's clock; the daily alarms stay this
     /// box's own. A mode this box cannot show (a countdown without
     /// `countdown.until`) is refused.
-    mutating func adoptGroup(_ state: Snapshot, at now: Now) throws(Refusal) {
+    mutating func adoptGroup(_ state: Snapshot.Count, at now: Now) throws(Refusal) {
         let mode = state.mode  // (a mode this core does not know is refused where the message is decoded)
         if mode == settings.mode {
             let before = program.intervalProgram
@@ -92,11 +92,7 @@ extension Machine {
                 throw Refusal("the group shows a countdown, which needs countdown.until in this box's configuration file")
             }
             var snap = snapshot(at: now)
-            snap.mode = state.mode
-            snap.phase = state.phase
-            snap.presets = state.presets
-            snap.presetIndex = state.presetIndex
-            snap.direction = state.direction
+            snap.count = state
             snap.fileMode = fileMode
             var file = settings
             file.mode = fileMode

@@ -34,7 +34,7 @@ extension Machine {
         /// `tock alarm add|rm|on|off|skip-next`.
         case editAlarms(AlarmEdit)
         /// Take the fleet group's program, as of its instant.
-        case adoptGroup(Snapshot)
+        case adoptGroup(Snapshot.Count)
         /// The fleet group became reachable (presses go through it) or
         /// unreachable. Changes nothing else and reports nothing.
         case groupLink(Bool)

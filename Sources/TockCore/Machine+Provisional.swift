@@ -33,7 +33,7 @@ struct ProvisionalRestore: Sendable {
     var at: Now
     /// The count as restored (seen from `at`), or nil when the snapshot's
     /// count was not restored (another mode); and the extra timers.
-    var program: Snapshot?
+    var program: Snapshot.Count?
     var timers: [TimerRecord]
 
     /// A wall clock that moved less than this against the monotonic one
@@ -49,9 +49,9 @@ extension Machine {
         // written by an unverified clock (a count started before NTP ever
         // answered) was off by an error the step cannot tell.
         guard !now.wallSynchronised, let snapshot, !snapshot.wallUnverified else { return }
-        let anchored = snapshot.isAnchoredToTheWall || (snapshot.timers ?? []).contains { $0.isAnchoredToTheWall }
+        let anchored = snapshot.count.program.isAnchoredToTheWall || (snapshot.timers ?? []).contains { $0.isAnchoredToTheWall }
         guard anchored else { return }
-        counts.provisional = ProvisionalRestore(snapshot: snapshot, at: now, program: restoredProgram ? program.snapshot(at: now) : nil,
+        counts.provisional = ProvisionalRestore(snapshot: snapshot, at: now, program: restoredProgram ? program.saved(at: now) : nil,
                                          timers: timers.records(at: now))
     }
 
@@ -64,7 +64,7 @@ extension Machine {
         guard error > ProvisionalRestore.tolerance || error < .zero - ProvisionalRestore.tolerance else { return }
         // The snapshot's instants as the clock at the restore read them.
         // (An instant that would leave `TimeBounds` is left uncorrected.)
-        if let restored = p.program, program.snapshot(at: p.at) == restored, let moved = try? p.snapshot.moved(by: .zero - error) {
+        if let restored = p.program, program.saved(at: p.at) == restored, let moved = try? p.snapshot.count.moved(by: .zero - error) {
             program.restore(moved, at: p.at)
             reported.persistAgain()
         }
@@ -72,18 +72,6 @@ extension Machine {
            let moved = try? saved.map({ r throws(TimeBounds.Violation) in try r.moved(by: .zero - error) }) {
             timers = ExtraTimers(restoring: moved, ringFor: settings.alarm.ringFor, at: p.at)
             reported.persistTimersAgain()
-        }
-    }
-}
-
-extension Snapshot {
-    /// Whether the count holds an instant on the wall clock (a run or a
-    /// ring; a countdown to a date follows the clock by itself).
-    var isAnchoredToTheWall: Bool {
-        guard mode != .countdown else { return false }
-        switch phase {
-        case .running, .ringing: return true
-        case .ready, .paused, .done, .over: return overrunSince != nil
         }
     }
 }

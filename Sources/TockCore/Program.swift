@@ -6,7 +6,8 @@
 ///
 /// Adding a mode touches: `Settings.Mode` (its name), a case here with its
 /// program type (`TimerProgram`), `Program.init(settings:…)` below, and
-/// the snapshot's fields if it keeps state of its own (`Snapshot`).
+/// its saved case (`Program.Saved`, ProgramSaved.swift) with the state
+/// file's and the group message's spelling of it (TockShell).
 public enum Program: TimerProgram {
     /// The timer and the stopwatch (presets, a direction).
     case count(CountTimer)
@@ -106,14 +107,6 @@ public enum Program: TimerProgram {
         }
     }
 
-    @inline(__always) public func snapshot(at now: Now) -> Snapshot {
-        switch self {
-        case .count(let p): p.snapshot(at: now)
-        case .calendar(let p): p.snapshot(at: now)
-        case .interval(let p): p.snapshot(at: now)
-        }
-    }
-
     @inline(__always) public mutating func handle(_ action: ButtonAction, at now: Now) -> [Buzzer.Signal] {
         switch self {
         case .count(var p):
@@ -181,20 +174,6 @@ public enum Program: TimerProgram {
         case .interval(var p):
             defer { self = .interval(p) }
             return p.clockStepped(at: now)
-        }
-    }
-
-    @inline(__always) public mutating func restore(_ snapshot: Snapshot, at now: Now) {
-        switch self {
-        case .count(var p):
-            p.restore(snapshot, at: now)
-            self = .count(p)
-        case .calendar(var p):
-            p.restore(snapshot, at: now)
-            self = .calendar(p)
-        case .interval(var p):
-            p.restore(snapshot, at: now)
-            self = .interval(p)
         }
     }
 }

@@ -54,9 +54,9 @@ public struct SetAsideEdits: Equatable, Sendable {
 
     /// Keep the snapshot's presets if they were edited over its file's list.
     mutating func setAside(presets s: Snapshot) {
-        guard let file = s.filePresets, !s.presets.isEmpty, s.presets != file else { return }
+        guard let file = s.filePresets, !s.count.presets.isEmpty, s.count.presets != file else { return }
         presets.removeAll { $0.file == file }
-        presets.insert(Presets(file: file, presets: s.presets, index: s.presetIndex), at: 0)
+        presets.insert(Presets(file: file, presets: s.count.presets, index: s.count.presetIndex), at: 0)
         presets = Array(presets.prefix(Self.depth))
     }
 

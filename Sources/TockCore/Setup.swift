@@ -41,15 +41,15 @@ extension Machine {
                 // until then, so the file's wins at the reset).
                 if m != settings.mode { fileMode = m }
                 settings.mode = m
-                if !saved.presets.isEmpty { settings.presets = saved.presets.map { .nanoseconds($0) } }
+                if !saved.count.presets.isEmpty { settings.presets = saved.count.presets.map { .nanoseconds($0) } }
                 pending = file
             } else if presetsChanged, let saved = snapshot {
                 // The file's list wins over edits made on the box; they are set
                 // aside, and come back if the file's list comes back to theirs.
                 let kept = setAside.takePresets(over: file.presets.map(\.nanoseconds))
                 setAside.setAside(presets: saved)
-                snapshot?.presets = kept?.presets ?? []
-                snapshot?.presetIndex = kept?.index ?? 0
+                snapshot?.count.presets = kept?.presets ?? []
+                snapshot?.count.presetIndex = kept?.index ?? 0
             }
             self.settings = settings
             self.fileMode = fileMode

@@ -51,9 +51,9 @@ public protocol TimerProgram: Sendable, Equatable {
     /// A named program's round (and set), for the trace and the links.
     func round(at now: Now) -> RoundReport?
 
-    /// What to remember across a restart (see `Snapshot`).
-    func snapshot(at now: Now) -> Snapshot
-    mutating func restore(_ snapshot: Snapshot, at now: Now)
+    // What each program remembers across a restart is its own typed case
+    // (`saved(at:)` and `restore`, ProgramSaved.swift), not a requirement
+    // here: a case carries only its program's fields.
 }
 
 extension TimerProgram {

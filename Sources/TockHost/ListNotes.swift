@@ -9,7 +9,7 @@ enum ListNotes {
     static func lines(before: Snapshot, after: Snapshot, name: String) -> [String] {
         var lines: [String] = []
         if let was = before.filePresets, let now = after.filePresets, was != now {
-            let edited = !before.presets.isEmpty && before.presets != was
+            let edited = !before.count.presets.isEmpty && before.count.presets != was
             if before.setAside?.presets.contains(where: { $0.file == now }) == true {
                 lines.append("timer.presets in \(name) is back to the list the presets set on the box were made over: they are back")
             } else if edited {

@@ -35,13 +35,18 @@ import TockShell
 ///   wait for their instant; past that the latest waiting one is dropped,
 ///   never an earlier one, nor one of this box's own.
 public struct GroupSchedule {
-    /// One change as the group topic carries it: format 1, the same text
-    /// every version of tock with a group has sent (`v` added, which older
-    /// members ignore), so a fleet updated one box at a time keeps working.
+    /// One change as the group topic carries it.
     ///
-    ///     {"v": 1, "from": "kitchen", "seq": 12, "at": 1795707628964897707,
-    ///      "press": "start", "state": {the snapshot, `SnapshotJSON`'s shape}}
+    ///     {"v": 2, "from": "kitchen", "seq": 12, "at": 1795707628964897707,
+    ///      "press": "start", "state": {"program": {"timer": {…}}, "presets": {…}}}
     ///
+    /// Format 2's `state` is the count in the state file's version-4
+    /// spelling (`CountJSON`). Format 1, which every version of tock with a
+    /// group has read, has the flat shape of the state file's versions 1
+    /// and 2 (`SnapshotJSON`; `v` absent or 1). Both are read; a box sends
+    /// the format of the last message it took from its group, and format 2
+    /// in a group that has none yet, so members still on format 1 keep
+    /// following a group that speaks it (docs/mqtt.md, "Updating a fleet").
     /// A message of a later format is refused by name, so a box left behind
     /// says it must be updated rather than misreading its group.
     public struct Message: Decodable, Equatable {
@@ -51,27 +56,31 @@ public struct GroupSchedule {
         public var seq: Int64
         public var at: Int64
         public var press: String
-        public var state: Snapshot
+        public var state: Snapshot.Count
+        /// The format it came in, or goes out in.
+        public var format: Int
 
-        /// The format this box sends and the newest it reads.
-        public static let format = 1
+        /// The newest format this box reads, and sends to a group that
+        /// has not spoken yet.
+        public static let newest = 2
         static let presses: Set<String> = ["start", "stop", "reset", "set", "mode", "program"]
         /// The highest `seq` a message may carry: far beyond any real
         /// group's presses, and far from overflowing when counted on.
         public static let maxSeq: Int64 = 1 << 62
 
-        public init(from: String, seq: Int64, at: Int64, press: String, state: Snapshot) {
+        public init(from: String, seq: Int64, at: Int64, press: String, state: Snapshot.Count, format: Int = Message.newest) {
             self.from = from
             self.seq = seq
             self.at = at
             self.press = press
             self.state = state
+            self.format = format
         }
 
-        /// The message's text, written once (`JSON`, style `.encoder`).
+        /// The message's text in its format, written once (`JSON`, style `.encoder`).
         public var bytes: [UInt8] {
-            JSON.fields([("v", .int(Int64(Self.format))), ("from", .string(from)), ("seq", .int(seq)), ("at", .int(at)),
-                              ("press", .string(press)), ("state", SnapshotJSON.value(state))]).bytes(.encoder)
+            JSON.fields([("v", .int(Int64(format))), ("from", .string(from)), ("seq", .int(seq)), ("at", .int(at)),
+                         ("press", .string(press)), ("state", format >= 2 ? CountJSON.value(state) : SnapshotJSON.value(state))]).bytes(.encoder)
         }
 
         /// A message of a format this box does not read.
@@ -87,8 +96,8 @@ public struct GroupSchedule {
         /// core accepts (so within bounds too).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            let format = try c.decodeIfPresent(Int.self, forKey: .v) ?? 1
-            guard format <= Self.format else { throw NewerFormat(format: format) }
+            format = try c.decodeIfPresent(Int.self, forKey: .v) ?? 1
+            guard format <= Self.newest else { throw NewerFormat(format: format) }
             guard format >= 1 else { throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "not a format") }
             from = try c.decode(String.self, forKey: .from)
             guard TopicName.isValid(from) else {
@@ -106,7 +115,8 @@ public struct GroupSchedule {
             guard Self.presses.contains(press) else {
                 throw DecodingError.dataCorruptedError(forKey: .press, in: c, debugDescription: "unknown press")
             }
-            state = try c.decode(SnapshotJSON.Read.self, forKey: .state).snapshot
+            state = format >= 2 ? try c.decode(CountJSON.Read.self, forKey: .state).count
+                : try c.decode(SnapshotJSON.Read.self, forKey: .state).snapshot.count
         }
 
         public var key: Key { Key(seq: seq, at: at, from: from, state: String(decoding: SnapshotJSON.value(state).bytes(.encoder), as: UTF8.self)) }
@@ -171,7 +181,7 @@ public struct GroupSchedule {
     /// box's wall clock (or why it cannot be), and by how much.
     public struct Due {
         public var message: Message
-        public var state: Result<Snapshot, TimeBounds.Violation>
+        public var state: Result<Snapshot.Count, TimeBounds.Violation>
         public var moved: Duration
     }
 

@@ -39,6 +39,10 @@ final class MqttGroup {
     private var mine: Message?
     private var mineSent: Instant?
     private var retained: GroupSchedule.Key?
+    /// The format this box's presses go out in: that of the last message
+    /// taken from the group (a member still on format 1 keeps following),
+    /// the newest in a group that has not spoken.
+    private var speaks = GroupSchedule.Message.newest
     /// `mine` has come back from the broker since it was last sent.
     private var mineRelayed = false
 
@@ -78,7 +82,8 @@ final class MqttGroup {
     /// A press here: tell the group, and schedule it here too (without
     /// waiting for the broker to echo it back).
     func send(_ change: GroupChange) {
-        let m = Message(from: config.clientID, seq: schedule.nextSeq, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state)
+        let m = Message(from: config.clientID, seq: schedule.nextSeq, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state,
+                        format: speaks)
         client.publish(topic, m.bytes)
         mine = m
         mineSent = clock().monotonic
@@ -101,6 +106,7 @@ final class MqttGroup {
             return
         }
         retained = m.key
+        speaks = m.format
         if let mine, m == mine { mineRelayed = true }
         offer(m, retained: isRetained)
         repairRetained()
@@ -111,7 +117,7 @@ final class MqttGroup {
         switch error {
         case is GroupSchedule.Oversized: "longer than 16384 bytes"
         case let e as GroupSchedule.Message.NewerFormat:
-            "a group message of format \(e.format), newer than the \(GroupSchedule.Message.format) this tock reads: update this box"
+            "a group message of format \(e.format), newer than the \(GroupSchedule.Message.newest) this tock reads: update this box"
         case DecodingError.dataCorrupted(let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription.prefix(120))"
         case DecodingError.keyNotFound(let k, _): "no \(k.stringValue)"
         case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c): "\(c.codingPath.map(\.stringValue).joined(separator: ".")): wrong type"

@@ -178,7 +178,7 @@ public final class Shell {
     }
 
     /// Take the fleet group's program (see `Machine.Input.adoptGroup`).
-    public func adoptGroup(_ state: Snapshot) throws(Machine.Refusal) { try request(.adoptGroup(state)) }
+    public func adoptGroup(_ state: Snapshot.Count) throws(Machine.Refusal) { try request(.adoptGroup(state)) }
 
     /// Reads the input lines when the loop finds them readable and hands
     /// their edges to the core (`onEdges` sees them first). A line whose

@@ -8,7 +8,7 @@ import TockJSON
 /// mode's fields and the box's side by side, optional fields absent. Frozen:
 /// a version-2 file must always load, and a group's members running older
 /// versions read what this writes. The state file moved on to its own
-/// shape (`StateFile`, version 3).
+/// shapes (`StateFile`, versions 3 and 4).
 ///
 /// Written with `JSON` in its `.encoder` style (byte for byte what Foundation's encoder gave
 /// for the snapshot's synthesized `Codable` when the core still held it;
@@ -16,24 +16,28 @@ import TockJSON
 /// `Decodable` here, checked whole by the core (`Snapshot.check`).
 public enum SnapshotJSON {
     public static func value(_ s: Snapshot) -> JSON {
-        .fields([
+        let f = s.count.program.flat
+        return .fields([
             ("mode", .string(s.mode.rawValue)),
-            ("phase", value(s.phase)),
-            ("presets", .ints(s.presets)),
-            ("presetIndex", .int(Int64(s.presetIndex))),
-            ("direction", .string(s.direction.rawValue)),
+            ("phase", value(s.count.program.phase)),
+            ("presets", .ints(s.count.presets)),
+            ("presetIndex", .int(Int64(s.count.presetIndex))),
+            ("direction", .string(f.direction.rawValue)),
             ("fileMode", s.fileMode.map { .string($0.rawValue) }),
             ("alarms", s.alarms.map(value)),
             ("filePresets", s.filePresets.map(JSON.ints)),
-            ("leadIn", s.leadIn.map { .int($0) }),
-            ("overrunSince", s.overrunSince.map { .int($0) }),
-            ("program", s.program.map { .int(Int64($0)) }),
-            ("roundsCounted", s.roundsCounted.map { .int(Int64($0)) }),
-            ("finish", s.finish.map { .int($0) }),
+            ("leadIn", f.leadIn.map { .int($0) }),
+            ("overrunSince", f.overrunSince.map { .int($0) }),
+            ("program", f.program.map { .int(Int64($0)) }),
+            ("roundsCounted", f.rounds.map { .int(Int64($0)) }),
+            ("finish", f.finish.map { .int($0) }),
             ("dimming", s.dimming.map(value)),
             ("setAside", s.setAside.map(value)),
         ])
     }
+
+    /// A fleet group's count in the flat shape (format 1's `state`).
+    public static func value(_ c: Snapshot.Count) -> JSON { value(Snapshot(count: c)) }
 
     /// An enum case as Swift's synthesized coding wrote it: an object with
     /// the case's name as its one key, its labelled values inside.
@@ -87,17 +91,18 @@ public enum SnapshotJSON {
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: Key.self)
-            var s = Snapshot(mode: try c.mode(.mode), phase: try c.decode(PhaseRead.self, forKey: .phase).phase,
-                             presets: try c.decode([Int64].self, forKey: .presets), presetIndex: try c.decode(Int.self, forKey: .presetIndex),
-                             direction: try c.direction(.direction))
+            let program = Program.Saved(mode: try c.mode(.mode), phase: try c.decode(PhaseRead.self, forKey: .phase).phase,
+                                        direction: try c.direction(.direction),
+                                        leadIn: try c.decodeIfPresent(Int64.self, forKey: .leadIn),
+                                        overrunSince: try c.decodeIfPresent(Int64.self, forKey: .overrunSince),
+                                        program: try c.decodeIfPresent(Int.self, forKey: .program),
+                                        rounds: try c.decodeIfPresent(Int.self, forKey: .roundsCounted),
+                                        finish: try c.decodeIfPresent(Int64.self, forKey: .finish))
+            var s = Snapshot(count: .init(program: program, presets: try c.decode([Int64].self, forKey: .presets),
+                                          presetIndex: try c.decode(Int.self, forKey: .presetIndex)))
             s.fileMode = try c.modeIfPresent(.fileMode)
             s.alarms = try c.decodeIfPresent(AlarmsRead.self, forKey: .alarms)?.alarms
             s.filePresets = try c.decodeIfPresent([Int64].self, forKey: .filePresets)
-            s.leadIn = try c.decodeIfPresent(Int64.self, forKey: .leadIn)
-            s.overrunSince = try c.decodeIfPresent(Int64.self, forKey: .overrunSince)
-            s.program = try c.decodeIfPresent(Int.self, forKey: .program)
-            s.roundsCounted = try c.decodeIfPresent(Int.self, forKey: .roundsCounted)
-            s.finish = try c.decodeIfPresent(Int64.self, forKey: .finish)
             s.dimming = try c.decodeIfPresent(DimmingRead.self, forKey: .dimming)?.dimming
             s.setAside = try c.decodeIfPresent(SetAsideRead.self, forKey: .setAside)?.edits
             try s.checked(in: c)

@@ -3,56 +3,52 @@ import TockCore  // `make fuzz-state` compiles the files it needs into one modul
 import TockJSON
 #endif
 
-/// The state file's format, version 3: what the shown mode is doing
-/// (`count`), the box's preset list, the configuration file's mode and
-/// presets when it was saved, the alarms, the dimming and the edits set
-/// aside, each in its own object. A countdown to an instant spells its
-/// target (`{"counting": {"target": …}}`) rather than a run since it.
+/// The state file's format, version 4: the box's count as its program's
+/// own saved case under the mode's name (`Program.Saved`: each program
+/// writes only the fields it has), the box's preset list, the
+/// configuration file's mode and presets when it was saved, the alarms,
+/// the dimming and the edits set aside, each in its own object. A
+/// countdown to an instant spells its target (`{"counting": {"target": …}}`)
+/// rather than a run since it.
 ///
-///     {"version": 3,
-///      "count": {"mode": "timer", "phase": {"running": {"since": …, "before": 0}},
-///                "direction": "down", "leadIn": …, "overrunSince": …,
-///                "program": …, "rounds": …, "finish": …},
+///     {"version": 4,
+///      "program": {"timer": {"phase": {"running": {"since": …, "before": 0}},
+///                            "direction": "down", "leadIn": …, "overrunSince": …}},
 ///      "presets": {"list": [300000000000, …], "index": 0},
 ///      "file": {"mode": "timer", "presets": […]},
 ///      "alarms": {…}, "dimming": {…}, "setAside": {…}, "timers": […],
 ///      "clock": "unverified"}
 ///
-/// `clock` (absent: verified) says the wall instants were written while
-/// the clock was not synchronised: a restore corrects only instants that a
-/// trusted clock wrote (Machine+Provisional.swift). It came within version
-/// 3; a tock from before it ignores it.
-/// Versions 1 and 2 (the flat `SnapshotJSON` shape) are read too, so a box
-/// updated mid-count keeps its count; the next save writes version 3.
-/// `timers` (the extra timers, absent when there are none) came within
-/// version 3: a tock from before them reads such a file and leaves the
-/// extra timers out (docs/timers.md).
-/// Written with `JSON` (style `.encoder`), read through `Decodable` over `JSON`, checked whole by the
-/// core (`Snapshot.check`).
+/// `program` holds one key, the mode: `timer` and `stopwatch` {phase,
+/// direction, leadIn, overrunSince}, `interval` {phase, leadIn, program,
+/// rounds, finish}, `countdown` {phase}. `clock` (absent: verified) says
+/// the wall instants were written while the clock was not synchronised: a
+/// restore corrects only instants that a trusted clock wrote
+/// (Machine+Provisional.swift). `timers` are the extra timers, absent when
+/// there are none (docs/timers.md).
+///
+/// Versions 1 to 3 are read too, so a box updated mid-count keeps its
+/// count: 1 and 2 are the flat `SnapshotJSON` shape (2 added the daily
+/// alarms), 3 had every mode's fields side by side in one `count` object
+/// (`{"count": {"mode": "timer", "phase": …, "direction": …, "leadIn": …,
+/// "overrunSince": …, "program": …, "rounds": …, "finish": …}}`); each
+/// program takes its own fields from them. The next save writes version 4.
+/// A tock older than version 4 refuses a version-4 file by its number and
+/// starts from the configuration (docs/upgrades.md).
+/// Written with `JSON` (style `.encoder`), read through `Decodable` over
+/// `JSON`, checked whole by the core (`Snapshot.check`).
 enum StateFile {
-    static let version = 3
+    static let version = 4
     /// 1 and 2 are `SnapshotJSON`'s flat shape (2 added the daily alarms).
     static let readable = 1...version
 
     static func encode(_ s: Snapshot) -> [UInt8] {
-        var count: [(String, JSON?)] = [
-            ("mode", .string(s.mode.rawValue)),
-            ("phase", phase(s)),
-            ("direction", .string(s.direction.rawValue)),
-            ("leadIn", s.leadIn.map { .int($0) }),
-            ("overrunSince", s.overrunSince.map { .int($0) }),
-        ]
-        count += [
-            ("program", s.program.map { .int(Int64($0)) }),
-            ("rounds", s.roundsCounted.map { .int(Int64($0)) }),
-            ("finish", s.finish.map { .int($0) }),
-        ]
         let file: JSON? = s.fileMode == nil && s.filePresets == nil ? nil
             : .fields([("mode", s.fileMode.map { .string($0.rawValue) }), ("presets", s.filePresets.map(JSON.ints))])
         let fields: [(String, JSON?)] = [
             ("version", .int(Int64(version))),
-            ("count", .fields(count)),
-            ("presets", .fields([("list", .ints(s.presets)), ("index", .int(Int64(s.presetIndex)))])),
+            ("program", CountJSON.program(s.count.program)),
+            ("presets", CountJSON.presets(s.count)),
             ("file", file),
             ("alarms", s.alarms.map(SnapshotJSON.value)),
             ("dimming", s.dimming.map(SnapshotJSON.value)),
@@ -73,14 +69,6 @@ enum StateFile {
         case .done: .fields([("done", .fields([]))])
         }
         return .fields([("name", .string(t.name)), ("duration", .int(t.duration)), ("state", state)])
-    }
-
-    /// A countdown's run toward its instant is written as that instant.
-    static func phase(_ s: Snapshot) -> JSON {
-        if s.mode == .countdown, case .running(let target, 0) = s.phase {
-            return .fields([("counting", .fields([("target", .int(target))]))])
-        }
-        return SnapshotJSON.value(s.phase)
     }
 
     /// A version this tock does not read (a newer tock wrote it, or it is
@@ -129,28 +117,27 @@ enum StateFile {
         var snapshot: SnapshotJSON.Read
     }
 
+    /// Versions 3 and 4: the count (one object with every mode's fields in
+    /// 3, the program's own case under its mode's name in 4), then the
+    /// box's objects, the same in both.
     private struct Read: Decodable {
         var snapshot: Snapshot
 
-        enum Key: String, CodingKey { case count, presets, file, alarms, dimming, setAside, timers, clock }
-        enum Count: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, program, rounds, finish }
-        enum Presets: String, CodingKey { case list, index }
+        enum Key: String, CodingKey { case version, count, presets, file, alarms, dimming, setAside, timers, clock }
         enum File: String, CodingKey { case mode, presets }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: Key.self)
-            let count = try c.nestedContainer(keyedBy: Count.self, forKey: .count)
-            let presets = try c.nestedContainer(keyedBy: Presets.self, forKey: .presets)
-            let mode = try count.mode(.mode)
-            let phase = try count.decode(SnapshotJSON.PhaseRead.self, forKey: .phase)
-            guard !phase.counting || mode == .countdown else { throw count.refusal(.phase, "counting toward an instant is a countdown's") }
-            var s = Snapshot(mode: mode, phase: phase.phase, presets: try presets.decode([Int64].self, forKey: .list),
-                             presetIndex: try presets.decode(Int.self, forKey: .index), direction: try count.direction(.direction))
-            s.leadIn = try count.decodeIfPresent(Int64.self, forKey: .leadIn)
-            s.overrunSince = try count.decodeIfPresent(Int64.self, forKey: .overrunSince)
-            s.program = try count.decodeIfPresent(Int.self, forKey: .program)
-            s.roundsCounted = try count.decodeIfPresent(Int.self, forKey: .rounds)
-            s.finish = try count.decodeIfPresent(Int64.self, forKey: .finish)
+            let count: Snapshot.Count
+            if try c.decode(Int.self, forKey: .version) >= 4 {
+                count = try CountJSON.Read(from: decoder).count
+            } else {
+                let f = try c.nestedContainer(keyedBy: CountJSON.Field.self, forKey: .count)
+                let presets = try c.nestedContainer(keyedBy: CountJSON.Presets.self, forKey: .presets)
+                count = .init(program: try CountJSON.program(try f.mode(.mode), f, direction: try f.direction(.direction)),
+                              presets: try presets.decode([Int64].self, forKey: .list), presetIndex: try presets.decode(Int.self, forKey: .index))
+            }
+            var s = Snapshot(count: count)
             if c.contains(.file) {
                 let file = try c.nestedContainer(keyedBy: File.self, forKey: .file)
                 s.fileMode = try file.modeIfPresent(.mode)

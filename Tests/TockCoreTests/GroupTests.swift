@@ -89,7 +89,7 @@ import Testing
         a.press(.reset, at: 20)
         try deliver(changes(a)[1], at: 20.25)
         #expect(a.state == .ready && b.state == .ready)
-        #expect(a.core.snapshot(at: a.clock).phase == b.core.snapshot(at: b.clock).phase)
+        #expect(a.core.snapshot(at: a.clock).count.phase == b.core.snapshot(at: b.clock).count.phase)
     }
 
     @Test func aNewPresetGoesToTheGroup() throws {
@@ -107,13 +107,13 @@ import Testing
     @Test func aModeChangeIsAdoptedWholeAndACountdownWithoutItsInstantIsRefused() throws {
         var a = Self.grouped()
         var stopwatch = Snapshot(mode: .stopwatch, phase: .running(since: now(0).wall.nanoseconds, before: 0), presets: [60_000_000_000],
-                                 presetIndex: 0, direction: .up)
+                                 presetIndex: 0, direction: .up).count
         a.run(to: 5)
         try a.request(.adoptGroup(stopwatch))
         #expect(a.core.settings.mode == .stopwatch && a.state == .running)
         #expect(a.display == "05:00")  // seconds and hundredths under a minute
         #expect(a.core.groupLinked)
-        stopwatch.mode = .countdown
+        stopwatch.program = .calendar(.init(phase: stopwatch.phase))
         #expect(throws: Machine.Refusal.self) { try a.request(.adoptGroup(stopwatch)) }
         #expect(a.core.settings.mode == .stopwatch)
     }

@@ -108,7 +108,7 @@ import Testing
         a.press(.start, at: 0)
         a.run(to: 3)
         let saved = try #require(a.persisted.last)
-        #expect(saved.leadIn == Duration.seconds(10).nanoseconds)
+        #expect(saved.count.program.flat.leadIn == Duration.seconds(10).nanoseconds)
         // Off at 3 s, back at 6 s (the wall clock went on): 4 s of lead-in left.
         var b = VirtualMachine(interval(), epoch: epoch + .seconds(6), restoring: saved)
         b.run(to: 0.5)
@@ -125,7 +125,7 @@ import Testing
         a.press(.stop, at: 2)
         a.run(to: 3)
         let saved = try #require(a.persisted.last)
-        #expect(saved.phase == .paused(elapsed: Duration.seconds(2).nanoseconds))
+        #expect(saved.count.phase == .paused(elapsed: Duration.seconds(2).nanoseconds))
         var b = VirtualMachine(timer(), restoring: saved)
         #expect(b.display == "Pr 8")
         b.press(.start, at: 1)

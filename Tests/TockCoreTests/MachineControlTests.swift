@@ -6,7 +6,7 @@ import Testing
         var a = VirtualMachine(.timer([.seconds(300)]))
         try a.request(.setPreset(.seconds(750)))
         #expect(a.display == "12:30")
-        #expect(a.persisted.last?.presets == [750_000_000_000])
+        #expect(a.persisted.last?.count.presets == [750_000_000_000])
     }
 
     @Test func setIsRefusedWhileCounting() {

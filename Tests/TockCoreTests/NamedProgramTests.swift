@@ -85,7 +85,7 @@ import Testing
         a.run(to: 6.1)
         #expect(a.display == "00:00")
         let saved = try #require(a.persisted.last)
-        #expect(saved.program == 2)
+        #expect(saved.count.program.flat.program == 2)
         let b = VirtualMachine(settings(programs), restoring: saved)
         #expect(b.display == "00:00")
         a.press(.reset, at: 7)

@@ -16,7 +16,7 @@ import Testing
         a.press(.start, at: 0)
         a.run(to: 1)
         let snap = a.persisted.last!
-        #expect(snap.phase == .running(since: (epoch + .seconds(0)).nanoseconds, before: 0))
+        #expect(snap.count.phase == .running(since: (epoch + .seconds(0)).nanoseconds, before: 0))
         // Power comes back 100 s later.
         var b = Machine(settings: .timer([.seconds(300)]), switchPosition: .down, restoring: snap, at: afterReboot(100))
         let out = b.handle(.powerOn, at: afterReboot(100)).commands
@@ -53,7 +53,7 @@ import Testing
         a.press(.reset, at: 3)
         a.run(to: 4)
         let snap = a.persisted.last!
-        #expect(snap.presets == [310_000_000_000, 60_000_000_000] && snap.direction == .up)
+        #expect(snap.count.presets == [310_000_000_000, 60_000_000_000] && snap.count.program.flat.direction == .up)
         let b = Machine(settings: .timer([.seconds(300), .seconds(60)]), switchPosition: .up, restoring: snap, at: afterReboot(10))
         #expect(b.program.countTimer?.preset == .seconds(310))
     }

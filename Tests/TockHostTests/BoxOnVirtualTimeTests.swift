@@ -216,6 +216,6 @@ func reply(_ payload: String) -> [String: Any] {
         #expect(store.writes == before + StateStore.burst + 1)  // the latest state, once
         loop.advance(by: .seconds(10))
         #expect(store.writes == before + StateStore.burst + 1)
-        #expect(StateStore(path: path, log: Logger(label: "test")).load()?.presets.first == Duration.seconds(30).nanoseconds)
+        #expect(StateStore(path: path, log: Logger(label: "test")).load()?.count.presets.first == Duration.seconds(30).nanoseconds)
     }
 }

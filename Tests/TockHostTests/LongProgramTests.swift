@@ -37,8 +37,11 @@ import TockLoop
         first.host.stop()
         let store = StateStore(path: statePath, log: Logger(label: "test"))
         var saved = try #require(store.load())
-        guard case .running(let since, let before) = saved.phase else { Issue.record("saved \(saved.phase)"); return }
-        saved.phase = .running(since: since - (TimeBounds.longest - .seconds(5)).nanoseconds, before: before)
+        guard case .interval(var program) = saved.count.program, case .running(let since, let before) = program.phase else {
+            Issue.record("saved \(saved.count.program)"); return
+        }
+        program.phase = .running(since: since - (TimeBounds.longest - .seconds(5)).nanoseconds, before: before)
+        saved.count.program = .interval(program)
         store.save(saved)
         let broker = VirtualBroker(loop: loop)
         let a = try TestBox(yaml("a"), loop: loop, link: broker.link("a"), statePath: statePath)

@@ -18,21 +18,38 @@ import TockJSON
     func message(_ from: String, in seconds: Double, _ phase: Snapshot.Phase = .ready, preset: Int64 = 300_000_000_000, seq: Int64 = 1) -> Message {
         let at = now.nanoseconds + Int64(seconds * 1e9)
         return Message(from: from, seq: seq, at: at, press: "start",
-                       state: Snapshot(mode: .timer, phase: phase, presets: [preset], presetIndex: 0, direction: .down))
+                       state: Snapshot(mode: .timer, phase: phase, presets: [preset], presetIndex: 0, direction: .down).count)
     }
 
     /// Format 1 is what every earlier member sent (without `v`): this box
-    /// reads theirs, writes the same text with `v` added (which they
-    /// ignore), and refuses a later format by name.
+    /// reads theirs, and writes format 1 with `v` added (which they ignore)
+    /// and the count's fields only (the box's own were never the group's);
+    /// format 2 carries the count in the state file's version-4 spelling;
+    /// a later format is refused by name.
     @Test func theGroupFormatIsReadAcrossVersions() throws {
         let state = #"{"alarms":{"file":[],"items":[]},"direction":"down","fileMode":"timer","filePresets":[300000000000],"mode":"timer","phase":{"running":{"before":0,"since":1800000000000000000}},"presetIndex":0,"presets":[750000000000]}"#
         let older = #"{"at":1800000000000000000,"from":"kitchen","press":"start","seq":3,"state":\#(state)}"#
         let m = try JSON.decode(Message.self, from: Array(older.utf8))
-        #expect(m.state.presets == [750_000_000_000])
-        #expect(String(decoding: m.bytes, as: UTF8.self) == older.replacingOccurrences(of: #""seq":3,"#, with: #""seq":3,"#) .replacingOccurrences(of: #"\#(state)}"#, with: #"\#(state),"v":1}"#))
+        #expect(m.state.presets == [750_000_000_000] && m.format == 1)
+        let count = #"{"direction":"down","mode":"timer","phase":{"running":{"before":0,"since":1800000000000000000}},"presetIndex":0,"presets":[750000000000]}"#
+        #expect(String(decoding: m.bytes, as: UTF8.self) == #"{"at":1800000000000000000,"from":"kitchen","press":"start","seq":3,"state":\#(count),"v":1}"#)
         #expect(try JSON.decode(Message.self, from: m.bytes) == m)
-        let newer = older.replacingOccurrences(of: #"{"at""#, with: #"{"v":2,"at""#)
+        var two = m
+        two.format = 2
+        let text = #"{"at":1800000000000000000,"from":"kitchen","press":"start","seq":3,"state":{"presets":{"index":0,"list":[750000000000]},"program":{"timer":{"direction":"down","phase":{"running":{"before":0,"since":1800000000000000000}}}}},"v":2}"#
+        #expect(String(decoding: two.bytes, as: UTF8.self) == text)
+        #expect(try JSON.decode(Message.self, from: two.bytes) == two)
+        #expect(two.key == m.key, "the order's tie-break is the same whatever the format")
+        let newer = older.replacingOccurrences(of: #"{"at""#, with: #"{"v":3,"at""#)
         #expect(throws: Message.NewerFormat.self) { try JSON.decode(Message.self, from: Array(newer.utf8)) }
+        // Format 2's state is checked as the state file's count is.
+        for bad in [text.replacingOccurrences(of: #"{"timer":"#, with: #"{"warp":"#),
+                    text.replacingOccurrences(of: #""program":{"#, with: #""program":{"interval":{"phase":{"ready":{}}},"#),
+                    text.replacingOccurrences(of: #""index":0"#, with: #""index":1"#),
+                    text.replacingOccurrences(of: #""before":0"#, with: #""before":9223372036854775807"#),
+                    text.replacingOccurrences(of: #","v":2"#, with: #","v":1"#)] {
+            #expect(throws: DecodingError.self, "\(bad)") { try JSON.decode(Message.self, from: Array(bad.utf8)) }
+        }
     }
 
     @Test func aMessageAtTheEdgeOfInt64IsNeverDecoded() {
@@ -87,7 +104,7 @@ import TockJSON
         let lead = Duration.milliseconds(250)
         let theirs = now + skew + lead
         let m = Message(from: "wrong", seq: 1, at: theirs.nanoseconds, press: "start",
-                        state: Snapshot(mode: .timer, phase: .running(since: theirs.nanoseconds, before: 0), presets: [60_000_000_000], presetIndex: 0, direction: .down))
+                        state: Snapshot(mode: .timer, phase: .running(since: theirs.nanoseconds, before: 0), presets: [60_000_000_000], presetIndex: 0, direction: .down).count)
         #expect(s.offer(m, now: start, lead: lead, own: "box") == nil)
         #expect(s.due(at: later(.milliseconds(249))).isEmpty)
         let due = try #require(s.due(at: later(lead)).first)
@@ -105,7 +122,7 @@ import TockJSON
         // (its clock agrees with itself), and on the other on arrival.
         let wrongNow = Now(monotonic: start.monotonic, wall: now + skew)
         let first = Message(from: "wrong", seq: wrong.nextSeq, at: (wrongNow.wall + lead).nanoseconds, press: "start",
-                            state: Snapshot(mode: .timer, phase: .running(since: (wrongNow.wall + lead).nanoseconds, before: 0), presets: [60_000_000_000], presetIndex: 0, direction: .down))
+                            state: Snapshot(mode: .timer, phase: .running(since: (wrongNow.wall + lead).nanoseconds, before: 0), presets: [60_000_000_000], presetIndex: 0, direction: .down).count)
         #expect(wrong.offer(first, now: wrongNow, lead: lead, own: "wrong") == nil)
         #expect(right.offer(first, now: later(.milliseconds(20)), lead: lead, own: "right") == nil)
         #expect(try wrong.due(at: wrongNow.at(start.monotonic + lead)).first?.state.get() == first.state)
@@ -156,7 +173,7 @@ import TockJSON
             let t = later(.seconds(Int64(i)))
             let clock = Now(monotonic: t.monotonic, wall: t.wall + skews[from]!)
             let m = Message(from: from, seq: members[from]!.nextSeq, at: (clock.wall + lead).nanoseconds, press: "start",
-                            state: Snapshot(mode: .timer, phase: .ready, presets: [Int64(i + 1) * 60_000_000_000], presetIndex: 0, direction: .down))
+                            state: Snapshot(mode: .timer, phase: .ready, presets: [Int64(i + 1) * 60_000_000_000], presetIndex: 0, direction: .down).count)
             presses.append(m)
             // Each member receives it (the presser at once, the others a
             // little later), its own clock reading as wrong as it is.

@@ -40,7 +40,7 @@ import TockJSON
         for json in refused {
             #expect(throws: DecodingError.self, "\(json)") { try decode(json) }
         }
-        #expect(try decode(snapshot(phase: #"{"running":{"since":\#(latest),"before":\#(longest)}}"#)).phase
+        #expect(try decode(snapshot(phase: #"{"running":{"since":\#(latest),"before":\#(longest)}}"#)).count.phase
             == .running(since: latest, before: longest))
     }
 
@@ -87,32 +87,34 @@ import TockJSON
         #expect(try JSON.decode(SnapshotJSON.Read.self, from: Array(text.utf8)).snapshot == snap)
     }
 
-    func decode(extra: String) -> Snapshot? {
-        let json = #"{"direction":"down","mode":"interval","phase":{"ready":{}},"presetIndex":0,"presets":[]"# + extra + "}"
+    func decode(mode: String = "interval", extra: String) -> Snapshot? {
+        let json = #"{"direction":"down","mode":"\#(mode)","phase":{"ready":{}},"presetIndex":0,"presets":[]"# + extra + "}"
         return try? JSON.decode(SnapshotJSON.Read.self, from: Array(json.utf8)).snapshot
     }
 
     @Test func goodValuesLoadAndBadOnesAreRefused() {
-        #expect(decode(extra: #","leadIn":10000000000,"program":2,"roundsCounted":3,"finish":5000000000"#)?.program == 2)
-        #expect(decode(extra: #","overrunSince":1800000000000000000"#)?.overrunSince == 1_800_000_000_000_000_000)
+        #expect(decode(extra: #","leadIn":10000000000,"program":2,"roundsCounted":3,"finish":5000000000"#)?.count.program.flat.program == 2)
+        // An interval program has no overrun: the field is a timer's, and is not taken.
+        #expect(decode(extra: #","overrunSince":1800000000000000000"#)?.count.program.flat.overrunSince == nil)
         #expect(decode(extra: #","leadIn":-1"#) == nil)
         #expect(decode(extra: #","leadIn":61000000000"#) == nil)
         #expect(decode(extra: #","program":-1"#) == nil)
         #expect(decode(extra: #","program":9223372036854775807"#) == nil)
         #expect(decode(extra: #","roundsCounted":-5"#) == nil)
         #expect(decode(extra: #","finish":-1"#) == nil)
-        #expect(decode(extra: #","overrunSince":-9223372036854775808"#) == nil)
+        #expect(decode(mode: "timer", extra: #","overrunSince":1800000000000000000"#)?.count.program.flat.overrunSince == 1_800_000_000_000_000_000)
+        #expect(decode(mode: "timer", extra: #","overrunSince":-9223372036854775808"#) == nil)
     }
 
     @Test func aSnapshotRoundTripsItsNewFields() throws {
-        var s = Snapshot(mode: .interval, phase: .paused(elapsed: 4_000_000_000), presets: [], presetIndex: 0, direction: .down)
-        s.leadIn = 10_000_000_000
-        s.program = 1
-        s.roundsCounted = 7
-        s.finish = 123
-        s.overrunSince = 1_800_000_000_000_000_000
-        let back = try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(s).bytes(.encoder))).snapshot
-        #expect(back == s)
+        let interval = Snapshot(count: .init(program: .interval(.init(phase: .paused(elapsed: 4_000_000_000), leadIn: 10_000_000_000,
+                                                                       program: 1, roundsCounted: 7, finish: 123))))
+        let timer = Snapshot(count: .init(program: .count(.init(mode: .timer, phase: .done, direction: .up, leadIn: 10_000_000_000,
+                                                                 overrunSince: 1_800_000_000_000_000_000)), presets: [60_000_000_000]))
+        for s in [interval, timer] {
+            let back = try JSONDecoder().decode(SnapshotJSON.Read.self, from: Data(SnapshotJSON.value(s).bytes(.encoder))).snapshot
+            #expect(back == s)
+        }
     }
 
     @Test func aSnapshotWithoutTheNewFieldsIsWrittenAsBefore() throws {

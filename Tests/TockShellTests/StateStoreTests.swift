@@ -39,7 +39,7 @@ import TockTestSupport
         // The lists set aside, each at its limit.
         var aside = alarms
         (aside.minute, aside.labels, aside.ringing) = (nil, nil, nil)
-        let presets = SetAsideEdits.Presets(file: s.presets, presets: s.presets, index: Settings.maxPresets - 1)
+        let presets = SetAsideEdits.Presets(file: s.count.presets, presets: s.count.presets, index: Settings.maxPresets - 1)
         s.setAside = SetAsideEdits(presets: Array(repeating: presets, count: SetAsideEdits.depth),
                                    alarms: Array(repeating: aside, count: SetAsideEdits.depth))
         // Every extra timer, its name as long as an 8-digit display takes.

@@ -31,7 +31,7 @@ func exercise(_ snap: Snapshot) {
                 _ = core.handle(.edge(.button(b), active: true, at: t), at: start.at(t))
                 _ = core.handle(.edge(.button(b), active: false, at: t + .milliseconds(50)), at: start.at(t + .milliseconds(50)))
             }
-            _ = core.handle(.adoptGroup(snap), at: start.at(Instant(nanoseconds: 3_000_000_000)))
+            _ = core.handle(.adoptGroup(snap.count), at: start.at(Instant(nanoseconds: 3_000_000_000)))
             let later = start.at(Instant(nanoseconds: 1_000_000_000_000))
             _ = core.handle(.wake, at: later)
             _ = core.progress(at: later)
@@ -50,7 +50,7 @@ public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         // (The flat shape, a group's message, leaves the extra timers out.)
         var shared = snap
-        shared.timers = nil
+        (shared.timers, shared.wallUnverified) = (nil, false)
         guard let flat = try? JSON.decode(SnapshotJSON.Read.self, from: SnapshotJSON.value(snap).bytes(.encoder)), flat.snapshot == shared else {
             fatalError("round trip (flat): \(snap)")
         }
@@ -62,9 +62,15 @@ public func fuzzState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = schedule.offer(m, now: now, retained: m.seq % 2 == 0, lead: .seconds(1), own: "box")
         // Due long after, with the wall clock stepped to its far bound.
         for due in schedule.due(at: Now(monotonic: Instant(nanoseconds: 1 << 62), wall: TimeBounds.latestWall)) {
-            if case .success(let moved) = due.state { exercise(moved) }
+            if case .success(let moved) = due.state { exercise(Snapshot(count: moved)) }
         }
-        exercise(m.state)
+        // What decodes encodes back to the same message, in either format.
+        for format in [1, 2] {
+            var again = m
+            again.format = format
+            guard (try? JSON.decode(GroupSchedule.Message.self, from: again.bytes)) == again else { fatalError("round trip (format \(format)): \(m)") }
+        }
+        exercise(Snapshot(count: m.state))
     }
     return 0
 }

@@ -483,9 +483,12 @@ NTP_SYNCED = ("perl -e '$t = chr(0) x 208; substr($t, 0, 4) = pack(q(L), 0x1c); 
 
 def running_phase(state):
     """The running count's phase of a state file: {"since": ns, "before": ns}
-    ({} when not running). Version 3 keeps it under "count", versions 1-2
-    under "snapshot" (Sources/TockShell/StateFile.swift)."""
-    count = state.get("count") or state.get("snapshot") or {}
+    ({} when not running). Version 4 keeps it under "program" and the mode's
+    name, version 3 under "count", versions 1-2 under "snapshot"
+    (Sources/TockShell/StateFile.swift)."""
+    program = state.get("program") or {}
+    count = next(iter(program.values()), None) if len(program) == 1 else None
+    count = count or state.get("count") or state.get("snapshot") or {}
     return count.get("phase", {}).get("running", {})
 
 

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Writes the version-2 state files this folder holds, with a tock built at
-# c789da3 (the last tock writing format 2 before the formats moved out of
-# the core): `git worktree add --detach /tmp/old c789da3 && (cd /tmp/old &&
-# swift build --product tock)`, then `make-files.sh /tmp/old/.build/debug/tock`.
+# Writes the state files of an earlier version into StateFilesV<N>/, with a
+# tock built at the commit that wrote them: StateFilesV2/ with c789da3 (the
+# last tock writing version 2 before the formats moved out of the core),
+# StateFilesV3/ with 58dc149 (version 3, before each program saved its own
+# case; it adds the situations extra timers and an interval's lead-in
+# allow): `git worktree add --detach /tmp/old 58dc149 && (cd /tmp/old &&
+# swift build --product tock)`, then
+# `make-state-files.sh /tmp/old/.build/debug/tock 3`.
 # Each file is what that tock saved in one situation; StateFileMigrationTests
 # loads them with today's reader. The wall instants in them are those of the
 # run that wrote them; the tests read them at instants of their own choosing.
 set -euo pipefail
 tock=$(realpath "$1")
-out=$(cd "$(dirname "$0")" && pwd)
+version=$2
+out=$(cd "$(dirname "$0")" && pwd)/StateFilesV$version
+mkdir -p "$out"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 export TOCK_SOCKET=$work/control.sock
@@ -69,3 +75,7 @@ MODE=interval config; one interval-tabata-paused start "sleep 1" stop
 MODE=countdown config; one countdown-counting
 config; one alarms-dimming-edits "brightness 3" "night 22:00 07:00 1" "alarm add 07:15 daily --label tea" "alarm off 1" "set 7m"
 config; one presets-set-aside "set 7m" "hup [2m, 3m]"
+if [ "$version" -ge 3 ]; then
+    config; one timers-kitchen "timer add EGG 6m" "timer add RICE 20m" "timer pause RICE" "timer add TEA 1s" "sleep 1.5"
+    MODE=interval LEAD_IN=10s config; one interval-lead-in start "sleep 0.5"
+fi
