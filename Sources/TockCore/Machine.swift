@@ -166,10 +166,9 @@ public struct Machine: Sendable {
         }
     }
 
-    /// A count is in progress that a change of configuration must wait for.
-    public var holdsACount: Bool {
-        settings.mode != .countdown && [.running, .paused, .ringing, .editing].contains(stateName)
-    }
+    /// A count is in progress that a change of configuration must wait for
+    /// (`Program.holdsACount`, the same rule as a saved count's).
+    public var holdsACount: Bool { Program.holdsACount(settings.mode, stateName) }
 
     // MARK: - Processing in time order
 

@@ -59,19 +59,10 @@ extension Program {
             public var finish: Int64?
         }
 
-        /// A count in progress (running, paused or ringing) that a change
-        /// of configuration must not cut short; a countdown to an instant
-        /// is not one (it follows its date, whatever the file).
-        public var holdsACount: Bool {
-            switch self {
-            case .calendar: return false
-            case .count, .interval:
-                switch phase {
-                case .running, .paused, .ringing: return true
-                case .ready, .done, .over: return false
-                }
-            }
-        }
+        /// A count in progress that a change of configuration must not
+        /// cut short (`Program.holdsACount`; a saved count is never being
+        /// edited: an unsaved edit is dropped).
+        public var holdsACount: Bool { Program.holdsACount(mode, phase.stateName) }
 
         /// The latest wall instant the count itself started at (a run's
         /// start, a ring's), for `Snapshot.isFromTheFuture`; a countdown's
@@ -138,6 +129,14 @@ extension Program {
         }
     }
 
+    /// The one rule for a count in progress that a change of configuration
+    /// must not cut short, live or saved: running, paused, ringing or
+    /// being edited; a countdown to an instant never is (it follows its
+    /// date, whatever the file).
+    public static func holdsACount(_ mode: Settings.Mode, _ state: StateName) -> Bool {
+        mode != .countdown && [.running, .paused, .ringing, .editing].contains(state)
+    }
+
     /// The program's saved case, with the timer's presets.
     public func saved(at now: Now) -> Snapshot.Count {
         switch self {
@@ -166,6 +165,18 @@ extension Program {
 }
 
 extension Snapshot.Phase {
+    /// The state a program in this phase is in.
+    var stateName: StateName {
+        switch self {
+        case .ready: .ready
+        case .running: .running
+        case .paused: .paused
+        case .ringing: .ringing
+        case .done: .done
+        case .over: .over
+        }
+    }
+
     func moved(by d: Duration) throws(TimeBounds.Violation) -> Self {
         switch self {
         case .running(let since, let before): .running(since: try WallTime.moved(since, by: d), before: before)
