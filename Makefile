@@ -367,7 +367,12 @@ bench-timers:
 ## the release build on the mock backend under callgrind, a window with the
 ## press against one without, each instruction given to the source file its
 ## address belongs to; writes the table into docs/architecture.md (about a minute).
-.PHONY: press-path
+## `make mode-probe`: a throwaway mode added in a scratch copy of the tree,
+## what the compiler refuses listed, each switch given the mode, the files
+## it took (docs/architecture.md, "A new mode"; a build from scratch).
+.PHONY: press-path mode-probe
+mode-probe:
+	bash Tests/docs/mode-probe.sh --fix
 press-path:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind binutils"
 	$(DEPLOY_BUILD)

@@ -4,10 +4,12 @@
 /// matching the case, and a switch over the cases is exhaustive, so a new
 /// mode is a compile error in every place that must handle it.
 ///
-/// Adding a mode touches: `Settings.Mode` (its name), a case here with its
-/// program type (`TimerProgram`), `Program.init(settings:…)` below, and
-/// its saved case (`Program.Saved`, ProgramSaved.swift) with the state
-/// file's and the group message's spelling of it (TockShell).
+/// Adding a mode touches: `Settings.Mode` (its name) and `Kind.init` below
+/// (which program runs it); a mode with a program of its own adds a case
+/// here with its program type (`TimerProgram`), a `Kind`, and its saved
+/// case (`Program.Saved`, ProgramSaved.swift) with the state file's and the
+/// group message's spelling of it (`CountJSON`, TockShell): each a switch
+/// the compiler holds to every case.
 public enum Program: TimerProgram {
     /// The timer and the stopwatch (presets, a direction).
     case count(CountTimer)
@@ -16,14 +18,32 @@ public enum Program: TimerProgram {
     /// An interval program (rounds, rest, named programs).
     case interval(IntervalProgram)
 
+    /// Which program runs a mode: the one place a mode is given its
+    /// program (the program, its saved case and the edges that list the
+    /// modes with presets all read it).
+    public enum Kind: Sendable, Equatable {
+        case count, calendar, interval
+
+        public init(_ mode: Settings.Mode) {
+            switch mode {
+            case .timer, .stopwatch: self = .count
+            case .countdown: self = .calendar
+            case .interval: self = .interval
+            }
+        }
+    }
+
     /// The program `settings.mode` asks for, in its first state.
     public init(settings: Settings, switchPosition: SwitchPosition, at now: Now) {
-        switch settings.mode {
-        case .timer, .stopwatch: self = .count(CountTimer(settings: settings, switchPosition: switchPosition))
-        case .countdown: self = .calendar(CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now))
+        switch Kind(settings.mode) {
+        case .count: self = .count(CountTimer(settings: settings, switchPosition: switchPosition))
+        case .calendar: self = .calendar(CalendarCountdown(target: settings.countdownUntil ?? now.wall, alarm: settings.alarm, at: now))
         case .interval: self = .interval(IntervalProgram(program: settings.interval, alarm: settings.alarm))
         }
     }
+
+    /// The modes the count program runs: those with presets and a direction.
+    public static var countModes: [Settings.Mode] { Settings.Mode.allCases.filter { Kind($0) == .count } }
 
     /// The timer, in the modes that have presets and a direction.
     @inline(__always) public var countTimer: CountTimer? {

@@ -31,10 +31,9 @@ extension Program {
         /// each program taking the fields it has.
         public init(mode: Settings.Mode, phase: Snapshot.Phase, direction: SwitchPosition = .down, leadIn: Int64? = nil,
                     overrunSince: Int64? = nil, program: Int? = nil, rounds: Int? = nil, finish: Int64? = nil) {
-            switch mode {
-            case .timer, .stopwatch:
-                self = .count(.init(mode: mode, phase: phase, direction: direction, leadIn: leadIn, overrunSince: overrunSince))
-            case .countdown: self = .calendar(.init(phase: phase))
+            switch Program.Kind(mode) {
+            case .count: self = .count(.init(mode: mode, phase: phase, direction: direction, leadIn: leadIn, overrunSince: overrunSince))
+            case .calendar: self = .calendar(.init(phase: phase))
             case .interval: self = .interval(.init(phase: phase, leadIn: leadIn, program: program, roundsCounted: rounds, finish: finish))
             }
         }

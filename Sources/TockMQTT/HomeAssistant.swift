@@ -100,7 +100,7 @@ public enum HomeAssistant {
         Entity("text", "preset", "Preset", ["command_topic": "cmd", "state_topic": "preset",
                                             "command_template": #"{"cmd":"set","duration":"{{ value }}"}"#,
                                             "pattern": "^[0-9][0-9hms:.]*$", "min": 1, "max": 16],
-               onlyWhile: ("mode", ["timer", "stopwatch"])),
+               onlyWhile: ("mode", Program.countModes.map(\.rawValue))),
         Entity("sensor", "direction", "Direction", ["state_topic": "direction", "device_class": "enum",
                                                     "options": switchOptions, "icon": "mdi:swap-vertical"]),
         Entity("sensor", "switch", "Switch", ["state_topic": "switch", "device_class": "enum",
