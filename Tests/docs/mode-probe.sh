@@ -6,8 +6,8 @@
 # quotes it. `make mode-probe`; it builds from scratch (minutes).
 # With --fix, each refusal that is a switch over the modes gets `.probe`
 # beside `.timer` (a mode the count program runs), the build is run again
-# until it passes, and the files changed are listed: what a mode run by an
-# existing program touches before its docs.
+# until it passes, the files changed are listed (what a mode run by an
+# existing program touches before its docs), and the tests are run with it.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 fix=${1:-}
@@ -22,7 +22,7 @@ found=$(errors)
 echo "$found"
 places=$(printf '%s\n' "$found" | grep -c . || true)
 files=$(printf '%s\n' "$found" | cut -d: -f1 | sort -u | grep -c . || true)
-echo "mode-probe: the compiler finds $places places in $files files"
+echo "mode-probe: the compiler finds $places place(s) in $files file(s)"
 [ "$fix" = --fix ] || exit 0
 for round in 1 2 3 4 5; do
     [ -n "$found" ] || break
@@ -36,3 +36,11 @@ done
 [ -z "$found" ] || { echo "$found"; echo "mode-probe: still refused after five rounds" >&2; exit 1; }
 echo "mode-probe: builds with the mode; files changed:"
 git diff --stat | sed 's/^/  /'
+# And the tests with it: every edge lists it, the formats carry it.
+if swift test --skip-build > "$work/test.log" 2>&1; then
+    echo "mode-probe: $(grep -E 'Test run with' "$work/test.log" | tail -1)"
+else
+    grep -E '^✘|error' "$work/test.log" | head -20
+    echo "mode-probe: the tests fail with the mode" >&2
+    exit 1
+fi

@@ -1124,6 +1124,9 @@ class GroupTest(MqttCase):
         body = json.loads(msg.payload)
         self.assertEqual((body["from"], body["at"], body["press"]), ("a", g["at"], "start"), body)
         self.assertIsInstance(body["state"], dict)
+        # a group that has not spoken hears format 2: the program under its mode's name
+        self.assertEqual(body.get("v"), 2, body)
+        self.assertEqual(list(body["state"].get("program", {})), ["timer"], body)
         lead_ms = (g["at"] - wall0) / MS
         self.assertGreaterEqual(lead_ms, self.LEAD_MS - 5, f"at is only {lead_ms:.0f} ms after the press")
         self.assertLess(lead_ms, self.LEAD_MS + 200, f"at is {lead_ms:.0f} ms after the press")
