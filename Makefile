@@ -84,6 +84,7 @@ test: deps
 .PHONY: test-build
 test-build: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	ln -sf tock .build/debug/tock-web
 
 ## make test's Swift tests and quick checks (after its build): the Swift
 ## tests, the module graph and imports, the simulator in a real terminal,
@@ -160,7 +161,7 @@ ha-test:
 web-venv:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) chromium python3-venv"
 	$(SWIFT) build --product tock
-	$(SWIFT) build --product tock-web
+	ln -sf tock .build/debug/tock-web
 	$(call venv,$(WEB_VENV),playwright$(,) schemathesis,-r Tests/web/requirements.txt)
 WEB_VENV := $(CACHE)/web-venv-playwright1.65.2-schemathesis4.32.5
 WEB_EXAMPLES ?= 25
@@ -179,7 +180,7 @@ web-test: web-venv
 .PHONY: web-flood
 web-flood:
 	$(SWIFT) build -c release --product tock
-	$(SWIFT) build -c release --product tock-web
+	ln -sf tock .build/release/tock-web
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 python3 flood.py $(CURDIR)/.build/release/tock $(CURDIR)/.build/release/tock-web
 
 ## The page's pictures in docs/pictures (a phone and a desktop viewport),
@@ -198,7 +199,7 @@ web-screenshots: web-venv
 WEB_PORT ?= 8080
 demo-web: deps
 	$(SWIFT) build --product tock
-	$(SWIFT) build --product tock-web
+	ln -sf tock .build/debug/tock-web
 	bash Tests/web/demo-web.sh .build/debug/tock .build/debug/tock-web $(WEB_PORT)
 
 release: deps
@@ -329,7 +330,7 @@ bench-tm1637:
 bench-web:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
 	$(SWIFT) build -c release --scratch-path .build-release --product tock
-	$(SWIFT) build -c release --scratch-path .build-release --product tock-web
+	ln -sf tock .build-release/release/tock-web
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 web_cost.py --tock $(CURDIR)/.build-release/release/tock \
 		--tock-web $(CURDIR)/.build-release/release/tock-web \
 		$(if $(WEB_BEFORE),--before-tock $(abspath $(or $(WEB_BEFORE_TOCK),$(CURDIR)/.build-release/release/tock)) --before-web $(abspath $(WEB_BEFORE)),) \
@@ -451,7 +452,8 @@ bench-idle-clock:
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
 	-Xlinker -z -Xlinker pack-relative-relocs
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock $(RELEASE_LINK)
-DEPLOY_BUILD_WEB := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock-web $(RELEASE_LINK)
+# tock-web is tock run by that name (Sources/tock/Main.swift): a link.
+DEPLOY_BUILD_WEB := ln -sf tock .build-release/release/tock-web
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
 ## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
@@ -644,7 +646,7 @@ systemd-test: $(DEB_PREREQ)
 .PHONY: wifi-test
 wifi-test: deps
 	$(SWIFT) build --product tock
-	$(SWIFT) build --product tock-web
+	ln -sf tock .build/debug/tock-web
 	$(SUDO) bash Tests/vm-wifi/wifi-test.sh
 
 ## Hardware build guide (Hardware/): regenerate the wiring diagrams (schemdraw,

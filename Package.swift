@@ -16,9 +16,10 @@ let package = Package(
     name: "Tock",
     platforms: [.macOS(.v13)],
     products: [
+        // The appliance and its command line, and the page on the LAN
+        // (`tock-web`, a link to it: its own process and unit, a client of
+        // the control socket).
         .executable(name: "tock", targets: ["tock"]),
-        // The page on the LAN: its own process, a client of the control socket.
-        .executable(name: "tock-web", targets: ["tock-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,8 +105,10 @@ let package = Package(
             "TockCore", "TockHardware", "TockLoop", "TockLinux", "TockConfig", "TockShell", "TockDevices", "TockControl", "TockHost",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // One program: `tock`, and `tock-web` when run by that name (a link).
         .executableTarget(name: "tock", dependencies: [
             "TockJSON", "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
+            "TockWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -118,10 +121,6 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // `tock-web`: the page's server, run as its own unprivileged unit.
-        .executableTarget(name: "tock-web", dependencies: [
-            "TockWeb", "TockCore", "TockLinux", "TockSetup",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
         // What several test targets share: a log handler that keeps the lines,
         // a configuration text's problems.
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),

@@ -29,7 +29,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-arch= sysroot= web=
+arch= sysroot= web= web_file=
 while [ $# -gt 0 ]; do
   case $1 in
     --web) web=${2:?--web TOCK_WEB}; shift 2 ;;
@@ -86,10 +86,17 @@ install -m 0755 "$binary" "$pkg/usr/bin/tock"
 "$strip" --strip-unneeded "$pkg/usr/bin/tock"
 install -m 0644 "$here/tock.service" "$pkg/lib/systemd/system/tock.service"
 if [ -n "$web" ]; then
-  # The page on the LAN: its own binary, unit and user (docs/web.md).
+  # The page on the LAN: its own program name, unit and user (docs/web.md).
   install -d "$pkg/etc/avahi/services"
-  install -m 0755 "$web" "$pkg/usr/bin/tock-web"
-  "$strip" --strip-unneeded "$pkg/usr/bin/tock-web"
+  if [ "$(realpath "$web")" = "$(realpath "$binary")" ]; then
+    # One program (Sources/tock/Main.swift): tock-web is tock run by that name.
+    ln -s tock "$pkg/usr/bin/tock-web"
+    web_file=
+  else
+    install -m 0755 "$web" "$pkg/usr/bin/tock-web"
+    "$strip" --strip-unneeded "$pkg/usr/bin/tock-web"
+    web_file=$pkg/usr/bin/tock-web
+  fi
   install -m 0644 "$here/tock-web.service" "$pkg/lib/systemd/system/tock-web.service"
   install -m 0644 "$here/tock.avahi.service" "$pkg/etc/avahi/services/tock.service"
 fi
@@ -124,20 +131,20 @@ if [ -n "$triplet" ]; then
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
   shlibs=$(cd "$work/src" && DEB_HOST_ARCH=$arch dpkg-shlibdeps --admindir="$sysroot/var/lib/dpkg" \
-             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" \
+             -l"$sysroot/usr/lib/$triplet" -l"$sysroot/lib/$triplet" -O -e"$pkg/usr/bin/tock" ${web_file:+-e"$web_file"} 2> "$work/shlibdeps.err" \
            | sed -n 's/^shlibs:Depends=//p') || true
   [ -n "$shlibs" ] || { cat "$work/shlibdeps.err" >&2; echo "build-deb: dpkg-shlibdeps against $sysroot failed" >&2; exit 1; }
 elif command -v dpkg-shlibdeps >/dev/null; then
   # dpkg-shlibdeps reads debian/control from the directory it runs in.
   mkdir -p "$work/src/debian"
   printf 'Source: tock\n\nPackage: tock\nArchitecture: any\n' > "$work/src/debian/control"
-  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" ${web:+-e"$pkg/usr/bin/tock-web"} 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
+  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/tock" ${web_file:+-e"$web_file"} 2> "$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') || {
     cat "$work/shlibdeps.err" >&2; shlibs=; }
 fi
 if [ -z "$shlibs" ]; then
   # Without dpkg-dev: the package owning each library ldd finds (no versions).
   echo "build-deb: dpkg-shlibdeps not available or failed; Depends from ldd and dpkg -S (unversioned)" >&2
-  shlibs=$(ldd "$pkg/usr/bin/tock" ${web:+"$pkg/usr/bin/tock-web"} | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
+  shlibs=$(ldd "$pkg/usr/bin/tock" ${web_file:+"$web_file"} | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
       for p in "$lib" "$(readlink -f "$lib")" "/usr$lib" "${lib#/usr}"; do
         owner=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && { echo "$owner"; break; }
       done

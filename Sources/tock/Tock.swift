@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import TockService
 
-@main
 struct Tock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tock",

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every command of `tock` and `tock-web` names itself: without `commandName`,
+/// Every command of `tock` and `tock-web` (one program, Sources/tock) names itself: without `commandName`,
 /// swift-argument-parser derives the name with `String(describing:)`,
 /// whose protocol-conformance scan over the whole static binary was more
 /// than half of the instructions of every `tock` start (`tock run`'s too).
@@ -10,7 +10,7 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var unnamed: [String] = []
         var seen = 0
-        let files = try ["Sources/tock", "Sources/tock-web"].map(root.appendingPathComponent).flatMap { dir in
+        let files = try ["Sources/tock"].map(root.appendingPathComponent).flatMap { dir in
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
                 .map { dir.appendingPathComponent($0) }
         }

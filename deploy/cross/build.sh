@@ -26,14 +26,15 @@ echo "cross-build: swift build for $SWIFT_TRIPLE (swiftlang $SWIFTLANG_VERSION, 
 in_root /usr/bin/env \
   PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig" \
   PKG_CONFIG_LIBDIR="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig:$sysroot/usr/share/pkgconfig" \
-  sh -c 'cd /src && for product in tock tock-web; do swift build -c release --static-swift-stdlib --product $product --scratch-path "$1" \
-           --swift-sdks-path "$2" --swift-sdk "$3" -Xlinker -z -Xlinker pack-relative-relocs || exit 1; done' \
+  sh -c 'cd /src && swift build -c release --static-swift-stdlib --product tock --scratch-path "$1" \
+           --swift-sdks-path "$2" --swift-sdk "$3" -Xlinker -z -Xlinker pack-relative-relocs' \
   sh "$scratch" "$(inside "$SDK_DIR")" "$SWIFT_TRIPLE" \
   || die "swift build for $SWIFT_TRIPLE failed"
 bin=$repo/$scratch/release/tock
 [ -x "$bin" ] || die "no $bin after the build"
-# The web page's server, which deploy/build-deb.sh finds beside tock.
-[ -x "$repo/$scratch/release/tock-web" ] || die "no $repo/$scratch/release/tock-web after the build"
+# The web page's server is tock run by that name: a link beside it, which
+# deploy/build-deb.sh finds (and packages as a link).
+ln -sf tock "$repo/$scratch/release/tock-web"
 machine=$(LC_ALL=C readelf -h "$bin" | sed -n 's/^ *Machine: *//p')
 case $machine in *AArch64*) ;; *) die "$bin is built for '$machine', not AArch64" ;; esac
 echo "cross-build: $bin ($machine) in $(( $(date +%s) - t )) s"

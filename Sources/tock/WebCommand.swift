@@ -8,8 +8,8 @@ import TockWeb
 /// `tock-web`: the page and its API on the LAN, a client of the
 /// appliance's control socket, run as its own unprivileged unit
 /// (deploy/tock-web.service); `tock-web tokens` and `tock-web revoke ID`
-/// list and revoke the paired browsers.
-@main
+/// list and revoke the paired browsers. The same program as `tock`, run
+/// by that name (a link to it, `Main`).
 struct TockWebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tock-web",
