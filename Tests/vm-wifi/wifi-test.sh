@@ -71,7 +71,8 @@ trap cleanup EXIT
 t=$(date +%s%N)
 root=$run/root
 cp -a "$cache/rootfs" "$root" || die "copy of the root file system"
-install -m 0755 "$bin/tock" "$bin/tock-web" "$root/usr/bin/"
+install -m 0755 "$bin/tock" "$root/usr/bin/"
+ln -sf tock "$root/usr/bin/tock-web"  # one program, run by that name (as the package installs it)
 # The Swift runtime of a debug build, at the paths the binaries name.
 for lib in $(ldd "$bin/tock" "$bin/tock-web" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u); do
   [ -e "$root$lib" ] || [ -e "$root/usr$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
