@@ -364,6 +364,13 @@ bench-timers:
 	$(DEPLOY_BUILD)
 	bash Benchmarks/timers_cost.sh $(CURDIR)/.build-release/release/tock
 
+## One program against two: installed size, and resident and proportional
+## memory of tock and tock-web running side by side from this package and,
+## given BEFORE_DEB, from that one (Benchmarks/one_program.sh).
+.PHONY: bench-one-program
+bench-one-program: deb
+	bash Benchmarks/one_program.sh $(if $(BEFORE_DEB),before=$(abspath $(BEFORE_DEB)),) now=$$(ls -t .build/deb/tock_*_$(HOST_ARCH).deb | head -1)
+
 ## The files one Start press crosses, counted (Benchmarks/press_path.py):
 ## the release build on the mock backend under callgrind, a window with the
 ## press against one without, each instruction given to the source file its
