@@ -179,7 +179,7 @@ public struct BoxStatus: Sendable, Equatable {
         /// As the display draws it.
         public var label: String
         /// running, paused, ringing or done.
-        public var state: String
+        public var state: StateName
         public var duration: String
         public var remainingMs: Int64
         /// Its end (ISO 8601, UTC) while it runs.
@@ -187,19 +187,19 @@ public struct BoxStatus: Sendable, Equatable {
         /// The count on the display: the buttons act on it.
         public var shown: Bool
 
-        public init(name: String, label: String, state: String, duration: String, remainingMs: Int64, ends: String?, shown: Bool) {
+        public init(name: String, label: String, state: StateName, duration: String, remainingMs: Int64, ends: String?, shown: Bool) {
             (self.name, self.label, self.state, self.duration, self.remainingMs, self.ends, self.shown) = (name, label, state, duration, remainingMs, ends, shown)
         }
 
         var json: JSON {
-            var o: JSONObject = ["name": .string(name), "label": .string(label), "state": .string(state), "duration": .string(duration),
+            var o: JSONObject = ["name": .string(name), "label": .string(label), "state": .string(state.rawValue), "duration": .string(duration),
                                  "remaining_ms": .int(remainingMs), "shown": .bool(shown)]
             o.set("ends", ends)
             return .object(o)
         }
 
         init?(_ v: JSON) {
-            guard let o = v.object, let name = o["name"]?.string, let state = o["state"]?.string else { return nil }
+            guard let o = v.object, let name = o["name"]?.string, let state = o["state"]?.string.flatMap(StateName.init(rawValue:)) else { return nil }
             self.init(name: name, label: o["label"]?.string ?? name, state: state, duration: o["duration"]?.string ?? "",
                       remainingMs: o["remaining_ms"]?.int64 ?? 0, ends: o["ends"]?.string, shown: o["shown"]?.bool ?? false)
         }

@@ -158,13 +158,13 @@ public struct ExtraTimer: Equatable, Sendable {
 }
 
 extension ExtraTimer {
-    /// The state as a word (status, refusals).
-    public var stateWord: String {
+    /// The state by the core's name for it (status, MQTT, refusals).
+    public var stateName: StateName {
         switch state {
-        case .running: "running"
-        case .paused: "paused"
-        case .ringing: "ringing"
-        case .done: "done"
+        case .running: .running
+        case .paused: .paused
+        case .ringing: .ringing
+        case .done: .done
         }
     }
 }

@@ -63,7 +63,7 @@ public struct ExtraTimers: Equatable, Sendable {
         if let same = list.firstIndex(where: { $0.label == label }) {
             guard !list[same].isActive else {
                 let how = list[same].name == name ? "a timer named \(name)" : "\(list[same].name), drawn \(label) as \(name) is,"
-                throw .init("\(how) is \(list[same].stateWord); cancel it first (tock timer cancel \(list[same].name)) or choose another name")
+                throw .init("\(how) is \(list[same].stateName.rawValue); cancel it first (tock timer cancel \(list[same].name)) or choose another name")
             }
             list.remove(at: same)
         }
@@ -83,12 +83,12 @@ public struct ExtraTimers: Equatable, Sendable {
 
     mutating func pause(_ name: String, at t: Instant) throws(Machine.Refusal) {
         let i = try index(name)
-        guard list[i].pause(at: t) else { throw .init("\(name) is \(list[i].stateWord); only a running timer pauses") }
+        guard list[i].pause(at: t) else { throw .init("\(name) is \(list[i].stateName.rawValue); only a running timer pauses") }
     }
 
     mutating func resume(_ name: String, at t: Instant) throws(Machine.Refusal) {
         let i = try index(name)
-        guard list[i].resume(at: t) else { throw .init("\(name) is \(list[i].stateWord); only a paused timer resumes") }
+        guard list[i].resume(at: t) else { throw .init("\(name) is \(list[i].stateName.rawValue); only a paused timer resumes") }
     }
 
     /// Cancel (remove) one, whatever its state: a ringing one is silenced.

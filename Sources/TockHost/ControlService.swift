@@ -138,7 +138,7 @@ public final class ControlService: ControlResponder {
                             line: AlarmText.line(e, number: i + 1, zone: zone), next: e.next.map { AlarmText.local($0, zone) })
         }
         s.timers = shell.timers().map { v in
-            BoxStatus.Timer(name: v.timer.name, label: v.timer.label, state: v.timer.stateWord, duration: DurationText.format(v.timer.duration),
+            BoxStatus.Timer(name: v.timer.name, label: v.timer.label, state: v.timer.stateName, duration: DurationText.format(v.timer.duration),
                             remainingMs: v.left.nanoseconds / 1_000_000, ends: v.ends.map(CalendarText.format), shown: v.shown)
         }
         switch core.alarms.state {

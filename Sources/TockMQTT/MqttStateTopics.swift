@@ -91,7 +91,7 @@ enum MqttStateTopics {
     /// timer is added, paused, resumed, cancelled, rings or is silenced.
     static func timerValues(_ timers: [TimerView]) -> [(String, String)] {
         let list: [JSON] = timers.map { v in
-            var o: JSONObject = ["name": .string(v.timer.name), "state": .string(v.timer.stateWord),
+            var o: JSONObject = ["name": .string(v.timer.name), "state": .string(v.timer.stateName.rawValue),
                                  "duration": .string(DurationText.format(v.timer.duration))]
             if let ends = v.ends { o["ends"] = .string(timestamp(ends + .milliseconds(500))) } else { o["remaining_ms"] = (wholeSeconds(v.left, up: true) * 1000).json }
             return .object(o)

@@ -277,7 +277,7 @@ public final class Shell {
             case .report(.refused):
                 break  // (thrown by `request`)
             case .report(.timers(let timers)):
-                limited.timers(.info, timers.list.isEmpty ? "timers: none" : "timers: \(timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", "))")
+                limited.timers(.info, timers.list.isEmpty ? "timers: none" : "timers: \(timers.list.map { "\($0.name) \($0.stateName.rawValue)" }.joined(separator: ", "))")
                 change.timers = true
             case .report(.timerRang(let name)):
                 limited.rang(.notice, "timer \(name) rang")

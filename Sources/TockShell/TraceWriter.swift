@@ -48,7 +48,7 @@ public final class TraceWriter {
         case .command(.group(let change)):
             write(t, "\"group\":\(json(change.press.rawValue))")
         case .report(.timers(let timers)):
-            write(t, "\"timers\":\(json(timers.list.map { "\($0.name) \($0.stateWord)" }.joined(separator: ", ")))")
+            write(t, "\"timers\":\(json(timers.list.map { "\($0.name) \($0.stateName.rawValue)" }.joined(separator: ", ")))")
         case .report(.timerRang(let name)):
             write(t, "\"rang\":\(json(name))")
         case .report(.addressShown(let line)):

@@ -110,9 +110,9 @@ func summary(_ s: BoxStatus) -> String {
     if let o = s.overrunMs { parts.append("over by \(o / 1000)s") }
     if s.buzzer { parts.append("buzzer on") }
     if let a = s.alarm { parts.append("alarm \(a)") }
-    let timers = s.timers.filter { $0.state != "done" }
+    let timers = s.timers.filter { $0.state != .done }
     if !timers.isEmpty {
-        parts.append("timers " + timers.map { "\($0.name) \($0.state == "running" ? "\(($0.remainingMs + 999) / 1000)s" : $0.state)" }.joined(separator: ", "))
+        parts.append("timers " + timers.map { "\($0.name) \($0.state == .running ? "\(($0.remainingMs + 999) / 1000)s" : $0.state.rawValue)" }.joined(separator: ", "))
     }
     if let p = s.light?.problem { parts.append("light sensor: \(p)") }
     if let p = s.clock?.rtc?.problem { parts.append("rtc: \(p)") }
@@ -318,7 +318,7 @@ struct TimerCommand: ParsableCommand {
     static func line(_ t: BoxStatus.Timer) -> String {
         let left = t.remainingMs / 1000 + (t.remainingMs % 1000 > 0 ? 1 : 0)
         let clock = left >= 3600 ? "\(left / 3600):\(two(left / 60 % 60)):\(two(left % 60))" : "\(left / 60):\(two(left % 60))"
-        var out = "\(t.name.padding(toLength: max(t.name.count, 5), withPad: " ", startingAt: 0))  \(t.state.padding(toLength: 7, withPad: " ", startingAt: 0))  \(clock) of \(t.duration)"
+        var out = "\(t.name.padding(toLength: max(t.name.count, 5), withPad: " ", startingAt: 0))  \(t.state.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(clock) of \(t.duration)"
         if let ends = t.ends { out += "  ends \(ends)" }
         if t.shown { out += "  (shown)" }
         return out

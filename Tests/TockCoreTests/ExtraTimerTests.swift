@@ -15,7 +15,7 @@ import Testing
         a.log.compactMap { if case .report(.timerRang(let n)) = $0.1 { n } else { nil } }
     }
 
-    func state(_ a: VirtualMachine, _ name: String) -> String? { a.core.timers.named(name)?.stateWord }
+    func state(_ a: VirtualMachine, _ name: String) -> String? { a.core.timers.named(name)?.stateName.rawValue }
 
     @Test func threeTimersStartedASecondApartRingInOrderEachWithItsName() throws {
         var settings = Settings.timer()

@@ -45,7 +45,7 @@ import TockTestSupport
     }
 
     func states(_ box: TestBox) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: box.shell.core.timers.list.map { ($0.name, $0.stateWord) })
+        Dictionary(uniqueKeysWithValues: box.shell.core.timers.list.map { ($0.name, $0.stateName.rawValue) })
     }
 
     func lastReply(_ broker: VirtualBroker) -> [String: Any] { reply(broker.published(on: "tock/kitchen/reply").last ?? "") }

@@ -100,8 +100,8 @@ import TockTestSupport
         #expect(views["EGG"]?.left == .seconds(360 + 1 - 161))
         #expect(views["rICE"]?.left == .seconds(1200 + 2 - 161))
         #expect(views["oven"]?.left == .seconds(3600 + 3 - 161))
-        #expect(views["PiE"]?.timer.stateWord == "ringing")  // ended at 124 s, while off
-        #expect(views["tEA"]?.timer.stateWord == "paused")
+        #expect(views["PiE"]?.timer.stateName.rawValue == "ringing")  // ended at 124 s, while off
+        #expect(views["tEA"]?.timer.stateName.rawValue == "paused")
         #expect(views["tEA"]?.left == .seconds(240 - 1))  // paused 1 s after it was added
         #expect(again.shell.tone != nil)
     }

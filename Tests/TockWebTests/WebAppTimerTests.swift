@@ -46,14 +46,14 @@ final class WebAppTimerTests: XCTestCase {
                 return ControlLink.Reply(["ok": false, "error": .string(refusal.description)])
             }
             let timers = machine.timers.list.map { x -> JSON in
-                ["name": .string(x.name), "label": .string(x.label), "state": .string(x.stateWord), "remaining_ms": .int(x.left(at: t).nanoseconds / 1_000_000)]
+                ["name": .string(x.name), "label": .string(x.label), "state": .string(x.stateName.rawValue), "remaining_ms": .int(x.left(at: t).nanoseconds / 1_000_000)]
             }
             var status: JSONObject = ["ok": true, "state": "ready", "timers": .array(timers)]
             if held { (status["notice"], status["notice_confirmed"]) = (true, true) }
             return ControlLink.Reply(status)
         }
 
-        func state(_ name: String) -> String? { machine.timers.named(name)?.stateWord }
+        func state(_ name: String) -> String? { machine.timers.named(name)?.stateName.rawValue }
     }
 
     var dir: String!
