@@ -4,7 +4,7 @@ SHELL := /bin/bash
 # that has Swift.
 
 SWIFT ?= swift
-APT_PACKAGES := libgpiod-dev libmosquitto-dev zlib1g-dev pkg-config tmux
+APT_PACKAGES := libgpiod-dev libyaml-dev libmosquitto-dev zlib1g-dev pkg-config tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ## The caches (Debian roots, the cross toolchain, kernels, Home Assistant,

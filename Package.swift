@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "TockCore"),
@@ -50,18 +49,19 @@ let package = Package(
             "TockCore", "TockHardware", "TockLoop", "CTockLinux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // libyaml (Debian's libyaml-0-2): the configuration file's events.
+        .target(name: "CLibyaml", linkerSettings: [.linkedLibrary("yaml")]),
         // The configuration file and the texts it shares with the command line
         // and the control socket: durations, dates, zones, alarms.
         .target(name: "TockConfig", dependencies: [
-            "TockCore", "TockHardware", "TockLinux",
-            .product(name: "Yams", package: "Yams"),
+            "TockCore", "TockHardware", "TockLinux", "CLibyaml",
         ]),
         // The boot partition's setup (tock-setup.txt, Raspberry Pi Imager's
         // rpi-preseed.toml) read as typed values and applied: `tock setup`.
         // libcrypto's PBKDF2 for a Wi-Fi passphrase, opened with dlopen by
         // `tock setup` alone.
         .target(name: "CLibcrypto"),
-        .target(name: "TockSetup", dependencies: ["TockCore", "TockConfig", "CLibcrypto"]),
+        .target(name: "TockSetup", dependencies: ["TockCore", "TockConfig", "TockLinux", "CLibcrypto"]),
         // The imperative shell around the core: feeds it inputs, carries its
         // commands out to the display, buzzer, LEDs and trace, remembers its
         // state in the state file.
@@ -110,6 +110,7 @@ let package = Package(
             "TockJSON", "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
             "TockWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The web page and its API: pairing, tokens, the HTTP routes, as

@@ -1,4 +1,3 @@
-import Foundation
 import TockCore
 
 /// Calendar instants as the configuration and `--epoch` take them: ISO 8601
@@ -13,17 +12,17 @@ public enum CalendarText {
 
     public static func parse(_ text: String) throws(Invalid) -> WallTime {
         var s = text.trimmingSpaces
-        var zone: TimeZone? = nil
+        var zone: ZoneRules? = nil
         if s.hasSuffix("]"), let open = s.lastIndex(of: "[") {
             let name = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
-            guard let z = TimeZone(identifier: name) else {
+            guard let z = zoneNamed(name) else {
                 throw Invalid(description: "\"\(text)\": unknown time zone \"\(name)\" (use a tz database name such as Europe/Berlin)")
             }
             zone = z
             s = String(s[..<open])
         }
         // Split date, time and offset by hand: the grammar is small and
-        // Foundation's ISO 8601 parser accepts less (no zone names).
+        // an ISO 8601 parser accepts less (no zone names).
         guard s.count >= 16, let t = s.firstIndex(where: { $0 == "T" || $0 == " " }) else { throw malformed(text) }
         let date = s[..<t].split(separator: "-")
         var clock = Substring(s[s.index(after: t)...])
@@ -32,7 +31,7 @@ public enum CalendarText {
             offsetSeconds = 0
             clock = clock.dropLast()
         } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let off = clock[clock.index(after: sign)...].replacingOccurrences(of: ":", with: "")
+            let off = String(clock[clock.index(after: sign)...].filter { $0 != ":" })
             guard off.count == 4 || off.count == 2, let v = Int(off) else { throw malformed(text) }
             let hhmm = off.count == 2 ? v * 100 : v
             guard hhmm / 100 <= 18, hhmm % 100 < 60 else { throw malformed(text) }
@@ -57,7 +56,7 @@ public enum CalendarText {
             guard let s0 = Int(sp[0]), sp.count <= 2 else { throw malformed(text) }
             sec = s0
             if sp.count == 2 {
-                let frac = String(sp[1].prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
+                let frac = String(sp[1].prefix(9)) + String(repeating: "0", count: max(0, 9 - sp[1].prefix(9).count))
                 guard let f = Int64(frac) else { throw malformed(text) }
                 nanos = f
             }
@@ -70,16 +69,26 @@ public enum CalendarText {
         guard (1970...2199).contains(y) else {
             throw Invalid(description: "\"\(text)\": the year must be from 1970 to 2199")
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone ?? TimeZone(secondsFromGMT: offsetSeconds!)!
-        let parts = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
-        guard let when = calendar.date(from: parts),
-              calendar.component(.day, from: when) == d else {
+        // Days and seconds past their month or minute carry over, and the
+        // carried date is then refused; a local time in a zone's gap (clocks
+        // going forward) reads with the offset before the gap, a time that
+        // occurs twice is the first.
+        let date0 = CivilDate(year: y, month: mo, day: d)
+        let local = date0.days * 86_400 + Int64(h * 3600 + mi * 60 + sec)
+        var when: Int64
+        if let zone {
+            when = zone.instant(of: date0, second: h * 3600 + mi * 60 + sec)
+            if when + Int64(zone.offset(at: when)) != local { when = local - Int64(zone.offset(at: when - 1)) }
+        } else {
+            when = local - Int64(offsetSeconds!)
+        }
+        let localNow = when + Int64(zone?.offset(at: when) ?? offsetSeconds!)
+        guard CivilDate(days: localNow.floorDivided(by: 86_400)).day == d else {
             throw Invalid(description: "\"\(text)\": no such date")
         }
         // An offset can still carry the first or last day of the range over
         // its edge: the one check for a wall instant decides.
-        do { return try WallTime(checked: Int64(when.timeIntervalSince1970.rounded()) * 1_000_000_000 + nanos) } catch {
+        do { return try WallTime(checked: when * 1_000_000_000 + nanos) } catch {
             throw Invalid(description: "\"\(text)\": \(error.description)")
         }
     }
@@ -88,10 +97,27 @@ public enum CalendarText {
         Invalid(description: "\"\(text)\" is not a date-time; write e.g. 2026-12-24T18:00:00+01:00 or 2026-12-24T18:00[Europe/Berlin]")
     }
 
-    /// `2026-12-24T17:00:00Z`, for logs and status.
+    /// A zone in brackets: a tz database name read from tzdata, or a name
+    /// for UTC that needs no file.
+    static func zoneNamed(_ name: String) -> ZoneRules? {
+        if let rules = try? ZoneFile.named(name) { return rules }
+        return ZoneFile.utcNames.contains(name) ? .utc : nil
+    }
+
+    /// `2026-12-24T17:00:00Z`, for logs and status (whole seconds, the
+    /// fraction dropped toward zero).
     public static func format(_ w: WallTime) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: Date(timeIntervalSince1970: Double(w.nanoseconds / 1_000_000_000)))
+        let s = w.nanoseconds / 1_000_000_000
+        let days = s.floorDivided(by: 86_400)
+        let date = CivilDate(days: days)
+        let second = Int(s - days * 86_400)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = date.year < 0 ? "-" + pad4(-date.year) : pad4(date.year)
+        return "\(year)-\(two(date.month))-\(two(date.day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+    }
+
+    private static func pad4(_ n: Int) -> String {
+        let t = String(n)
+        return String(repeating: "0", count: max(0, 4 - t.count)) + t
     }
 }

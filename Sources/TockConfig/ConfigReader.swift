@@ -1,5 +1,3 @@
-import Yams
-
 /// One thing wrong with a configuration file, said so a person can fix it:
 /// `/etc/tock/config.yaml:12: alarm.ring_for: "6o s" is not a duration`.
 public struct ConfigProblem: Error, Equatable, CustomStringConvertible {
@@ -42,43 +40,44 @@ final class ConfigReader {
     func problem(_ node: Node?, _ key: String, _ message: String) {
         let text = message.count <= Self.maxMessage ? message : message.prefix(Self.maxMessage) + "…"
         let name = key.count <= 80 ? key : key.prefix(80) + "…"
-        problems.append(ConfigProblem(file: file, line: node?.mark?.line ?? 1, key: String(name), message: String(text)))
+        problems.append(ConfigProblem(file: file, line: node?.line ?? 1, key: String(name), message: String(text)))
     }
 
     /// The keys of a mapping, refusing unknown and repeated ones.
     func mapping(_ node: Node, _ path: String, allowed: [String]) -> [String: Node] {
-        guard case .mapping(let m) = node else {
+        guard case .mapping(let m) = node.value else {
             problem(node, path, "expected a section of keys (\(allowed.joined(separator: ", ")))")
             return [:]
         }
         var out: [String: Node] = [:]
+        var firstLines: [String: Int] = [:]
         for (k, v) in m {
-            guard case .scalar(let s) = k else { problem(k, path, "keys must be plain words"); continue }
-            let key = s.string
+            guard case .scalar(let key) = k.value else { problem(k, path, "keys must be plain words"); continue }
             // A key that is no word is not echoed: a file that is not a
             // configuration (a wrong path, a symlink to another file) must
             // not have its lines copied into the log.
             let word = key.count <= 40 && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
             let full = (path.isEmpty ? "" : "\(path).") + (word ? key : "(a key that is no word)")
-            if out[key] != nil {
-                problem(k, full, "appears twice; keep one")
+            if let first = firstLines[key] {
+                problem(k, full, "appears twice (first on line \(first)); keep one")
             } else if !allowed.contains(key) {
                 let hint = closest(key, in: allowed).map { "; did you mean \($0)?" } ?? ""
                 problem(k, full, "unknown key\(hint) (known here: \(allowed.joined(separator: ", ")))")
             } else {
                 out[key] = v
             }
+            if firstLines[key] == nil { firstLines[key] = k.line }
         }
         return out
     }
 
     func string(_ node: Node, _ key: String) -> String? {
-        keyLines[key] = node.mark?.line
-        guard case .scalar(let s) = node, !s.string.isEmpty else {
+        keyLines[key] = node.line
+        guard case .scalar(let s) = node.value, !s.isEmpty else {
             problem(node, key, "expected a value")
             return nil
         }
-        return s.string
+        return s
     }
 
     func choice(_ node: Node, _ key: String, _ options: [String]) -> String? {
@@ -131,8 +130,8 @@ final class ConfigReader {
     }
 
     func list(_ node: Node, _ key: String) -> [Node]? {
-        switch node {
-        case .sequence(let seq): return Array(seq)
+        switch node.value {
+        case .sequence(let seq): return seq
         case .scalar: return [node]  // a single value stands for a list of one
         default:
             problem(node, key, "expected a list, e.g. [5m, 10m]")

@@ -1,5 +1,4 @@
 import TockCore
-import Yams
 
 /// The time-of-day keys: `clock:`, `alarms:`, and the idle clock under
 /// `display:`.
@@ -35,7 +34,7 @@ extension Configuration {
 
     /// `alarms: [{at: "06:45", days: mon-fri, label: work, enabled: true}]`.
     mutating func readAlarms(_ node: Node, _ r: ConfigReader) {
-        guard case .sequence(let seq) = node else {
+        guard case .sequence(let seq) = node.value else {
             r.problem(node, "alarms", "expected a list, e.g. [{at: \"06:45\", days: mon-fri}]")
             return
         }

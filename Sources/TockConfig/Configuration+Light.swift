@@ -1,5 +1,4 @@
 import TockCore
-import Yams
 
 extension Configuration {
     /// `light: {sensor: bh1750, i2c_bus: 1, i2c_address: 0x23, every: 2s,

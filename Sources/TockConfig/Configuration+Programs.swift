@@ -1,5 +1,4 @@
 import TockCore
-import Yams
 
 /// `interval.programs`: named programs cycled with Reset in ready.
 ///

@@ -1,7 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TockCore
 import TockLinux
-import Yams
 
 /// The configuration file, parsed and checked. `settings` is what the core
 /// needs; the rest is for the simulator and the hardware around it.
@@ -43,13 +43,19 @@ public struct Configuration: Equatable, Sendable {
     /// The file's bytes, as they are now (a reload reads them twice, to
     /// act only on a file that is not being rewritten).
     public static func contents(path: String) throws(ConfigError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw refusal(path, "cannot read the file (does it exist, and may this user read it?)")
+        let bytes: [UInt8]?
+        do throws(FileError) { bytes = try DurableFile.read(path, limit: maxFileSize, followingLinks: true) } catch {
+            switch error.reason {
+            case .system(.fileTooLarge):
+                throw refusal(path, "is larger than \(maxFileSize / 1024) KiB; a configuration file is a few KiB")
+            case .system(let e):
+                throw refusal(path, "cannot read the file (\(e); does it exist, and may this user read it?)")
+            case .kind(let k):
+                throw refusal(path, "is \(k), not a file")
+            }
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()
-        guard data.count <= maxFileSize else { throw refusal(path, "is larger than \(maxFileSize / 1024) KiB; a configuration file is a few KiB") }
-        return Array(data)
+        guard let bytes else { throw refusal(path, "cannot read the file (it does not exist)") }
+        return bytes
     }
 
     /// Check and parse a file's bytes.
@@ -73,7 +79,7 @@ public struct Configuration: Equatable, Sendable {
     /// truncates it and writes it again) than one emptied on purpose.
     public static func isBlank(_ bytes: [UInt8]) -> Bool {
         String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { raw in
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = String(raw).trimmingSpaces
             return line.isEmpty || line.hasPrefix("#")
         }
     }
@@ -85,17 +91,10 @@ public struct Configuration: Equatable, Sendable {
     public static func parse(yaml: String, file: String) throws -> Configuration {
         let root: Node?
         do {
-            // The basic resolver tags every scalar as text: the reader
-            // parses each value itself (durations, numbers, on/off), and
-            // the default resolver's regular expressions, compiled at
-            // first use, were a sixth of the service's start-up. Nor does
-            // it turn nodes into Swift values: an empty constructor, not
-            // the default one's tables (half a million instructions). The
-            // text is UTF-8 (checked above); Yams's default encoding would
-            // read the whole environment to find that out (0.9 M).
-            root = try Yams.compose(yaml: yaml, .basic, Constructor([:], [:], [:]), .utf8)
-        } catch let error as YamlError {
-            throw ConfigError(problems: [yamlProblem(error, file: file)])
+            // Every scalar is text: the reader parses each value itself.
+            root = try YAMLDocument.parse(Array(yaml.utf8))
+        } catch {
+            throw ConfigError(problems: [ConfigProblem(file: file, line: error.line, key: "", message: "not valid YAML: \(error.message)")])
         }
         var config = Configuration()
         let r = ConfigReader(file: file)
@@ -226,25 +225,5 @@ public struct Configuration: Equatable, Sendable {
             return
         }
         settings.display.night = NightSchedule(from: from, to: to, brightness: level)
-    }
-
-    private static func yamlProblem(_ error: YamlError, file: String) -> ConfigProblem {
-        if case .duplicatedKeysInMapping(let keys, let context) = error, let key = keys.first {
-            // Yams marks the first of the two; the one to delete is the
-            // next key of that name at the same indentation.
-            let lines = context.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let indent = String(repeating: " ", count: max(context.mark.column - 1, 0))
-            let again = lines.indices.first { i in
-                i + 1 > context.mark.line && lines[i].hasPrefix(indent + key + ":") && !lines[i].hasPrefix(indent + " ")
-            }
-            return ConfigProblem(file: file, line: again.map { $0 + 1 } ?? context.mark.line, key: String(key.prefix(80)),
-                                 message: "appears twice (first on line \(context.mark.line)); keep one")
-        }
-        let text = error.description
-        // Yams says "LINE:COLUMN: error: ..." for syntax errors.
-        let head = text.split(separator: ":", maxSplits: 2)
-        let line = head.first.flatMap { Int($0) } ?? 1
-        let message = text.split(separator: "\n").first.map(String.init) ?? text
-        return ConfigProblem(file: file, line: line, key: "", message: "not valid YAML: \(message)")
     }
 }

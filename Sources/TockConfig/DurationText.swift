@@ -117,12 +117,3 @@ public enum DurationText {
         return out + "\(n / 1_000_000_000).\(fraction)s"
     }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first?.isWhitespace == true { s = s.dropFirst() }
-        while s.last?.isWhitespace == true { s = s.dropLast() }
-        return String(s)
-    }
-}

@@ -1,6 +1,5 @@
 import TockCore
 import TockHardware
-import Yams
 
 /// The hardware half of the configuration: which line each part is on.
 /// Lines are named (`GPIO17`) so the same file works on a Pi 4
@@ -94,7 +93,7 @@ extension Configuration {
 
     /// LEDs: a list of names (the simulator) or a mapping name -> line.
     mutating func readLeds(_ node: Node, _ r: ConfigReader) {
-        if case .mapping = node {
+        if case .mapping = node.value {
             let m = r.mapping(node, "leds", allowed: Machine.ledNames)
             for name in Machine.ledNames {
                 if let v = m[name], let s = r.line(v, "leds.\(name)") { hardware.leds[name] = s }

@@ -1,6 +1,5 @@
-import Foundation
+import FoundationEssentials
 import TockCore
-import Yams
 
 /// The `mqtt:` section: where the broker is, who this box is on it, and
 /// the fleet group it belongs to. Absent, no network code runs at all.
@@ -95,7 +94,7 @@ extension Configuration {
     /// `group: gym`, or `group: {name: gym, lead: 250ms}`.
     private func readGroup(_ v: Node, _ r: ConfigReader, into c: inout MqttConfig) {
         var nameNode = v
-        if case .mapping = v {
+        if case .mapping = v.value {
             let g = r.mapping(v, "mqtt.group", allowed: ["name", "lead"])
             if let d = g["lead"], let lead = r.duration(d, "mqtt.group.lead", min: .milliseconds(50), max: .seconds(5)) { c.groupLead = lead }
             guard let n = g["name"] else {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import SystemPackage
+import Glibc
 
 /// Where the control socket is when no `--socket` is given: the service's
 /// under systemd, and on a desk the simulator's own, so that `tock status`
@@ -34,7 +36,7 @@ public enum ControlSocketPath {
     }
 
     public static func preparePersonal(_ path: String) throws(UnsafeDirectory) {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = FilePath(path).removingLastComponent().string
         if mkdir(dir, 0o700) != 0, errno != EEXIST {
             throw UnsafeDirectory(description: "cannot create \(dir): \(String(cString: strerror(errno)))")
         }

@@ -193,7 +193,7 @@ public struct NightSchedule: Equatable, Sendable {
 
 extension Int64 {
     /// Division rounding toward minus infinity.
-    func floorDivided(by d: Int64) -> Int64 {
+    public func floorDivided(by d: Int64) -> Int64 {
         let q = self / d
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }

@@ -1,5 +1,6 @@
 import CGpiod
-import Foundation
+import FoundationEssentials
+import Glibc
 import TockHardware
 
 /// A GPIO chip as the character device presents it.

@@ -73,11 +73,15 @@ public enum DurableFile {
 
     /// The whole file, or nil if there is none; at most `limit` bytes
     /// (a larger file is refused with `EFBIG`: it is not ours). A path that
-    /// is not a regular file is refused with its kind, at once.
-    public static func read(_ path: String, limit: Int = 1 << 16) throws(FileError) -> [UInt8]? {
+    /// is not a regular file is refused with its kind, at once; so is a
+    /// symbolic link, unless `followingLinks` (a file the owner edits, such
+    /// as the configuration, may be one). With `cut`, a larger file is not
+    /// refused: its first `limit + 1` bytes are returned, for the caller to
+    /// say what is too long.
+    public static func read(_ path: String, limit: Int = 1 << 16, followingLinks: Bool = false, cut: Bool = false) throws(FileError) -> [UInt8]? {
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try Syscall.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+            fd = try Syscall.open(path, O_RDONLY | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         } catch {
             if error == .noSuchFileOrDirectory { return nil }
             // open(2): O_NOFOLLOW fails with ELOOP on a symbolic link.
@@ -96,7 +100,10 @@ public enum DurableFile {
             do throws(Errno) { n = try result.get() ?? 0 } catch { throw FileError(path, .system(error)) }
             if n == 0 { break }
             bytes += chunk[..<n]
-            if bytes.count > limit { throw FileError(path, .system(.fileTooLarge)) }
+            if bytes.count > limit {
+                guard cut else { throw FileError(path, .system(.fileTooLarge)) }
+                return Array(bytes[...limit])
+            }
         }
         return bytes
     }

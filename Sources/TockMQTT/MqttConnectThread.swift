@@ -1,5 +1,5 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
 import Glibc
 import TockHardware
 import TockLinux
@@ -53,7 +53,7 @@ final class MqttConnectThread {
             job.owner.release()
             throw error
         }
-        Thread { job.run() }.start()
+        Threads.detach { job.run() }
     }
 
     /// What the thread needs, and nothing of the loop's.

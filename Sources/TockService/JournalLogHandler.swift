@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import TockCore
@@ -41,7 +41,7 @@ public struct JournalLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let message = Self.escaped(event.message.description)
         let text = journal ? Self.format(event.level, message) : Self.plain(event.level, message)
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.error.write(text + "\n")
     }
 
     /// The longest message written (a configuration's problems fit).

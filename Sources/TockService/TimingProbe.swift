@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TockCore
 import TockHost
 import TockLinux

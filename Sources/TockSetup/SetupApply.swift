@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import TockConfig
 import TockCore
+import TockLinux
 
 /// `tock setup apply`: the boot partition's files checked, what passes kept
 /// on /data, the settings in force (the last good ones where a file has a
@@ -34,9 +35,7 @@ public struct SetupApply {
 
     /// At most `limits.bytes + 1` bytes of a file, or nil when there is none.
     public func readBounded(_ path: String) -> [UInt8]? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? h.close() }
-        return [UInt8]((try? h.read(upToCount: limits.bytes + 1)) ?? Data())
+        (try? DurableFile.read(path, limit: limits.bytes, followingLinks: true, cut: true)) ?? nil
     }
 
     enum Kind { case setup, preseed }
@@ -51,7 +50,7 @@ public struct SetupApply {
     /// One file: its settings if it passes (and a copy kept), else the kept
     /// copy's; its lines of the report; its mistakes' first code.
     func take(_ kind: Kind, path: String, keep: String, report: inout [String]) -> (SetupSettings, SetupCode?) {
-        let name = (path as NSString).lastPathComponent
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let bytes = readBounded(path) else {
             try? FileManager.default.removeItem(atPath: keep)
             if kind == .setup { report.append("OK no \(path): defaults (hostname tock, Ethernet by DHCP, UTC, no SSH key)") }

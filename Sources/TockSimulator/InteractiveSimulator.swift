@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import TockConfig
 import TockControl
@@ -98,7 +99,7 @@ public final class InteractiveSimulator {
             host.stop()
             terminal.restore()
             try? traceFile?.close()
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            StandardStream.output.write("\n")
         }
 
         func redraw() {
@@ -109,7 +110,7 @@ public final class InteractiveSimulator {
                                            detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
             guard s != screen else { return }
             screen = s
-            FileHandle.standardOutput.write(Data(((color ? "" : "\u{1B}[H\u{1B}[2J") + s).utf8))
+            StandardStream.output.write((color ? "" : "\u{1B}[H\u{1B}[2J") + s)
         }
         host.shell.observe { _ in redraw() }
         reactor.onSignal = { sig in
@@ -158,7 +159,7 @@ final class TerminalBell: Sounder {
     private let buzzer: MockSounder
     init(_ buzzer: MockSounder) { self.buzzer = buzzer }
     func sound(_ tone: Tone?) throws {
-        if tone != nil, !buzzer.sounding { FileHandle.standardOutput.write(Data([0x07])) }
+        if tone != nil, !buzzer.sounding { StandardStream.output.write([0x07]) }
         try buzzer.sound(tone)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TockLinux
 
 /// At most `limit` requests to the appliance at once. Each is a blocking
 /// call on a control-socket connection (bounded by `ControlLink.timeout`)
@@ -8,7 +9,7 @@ import Foundation
 /// threads behind it, and the page's own files never wait for it.
 public final class BoxGate: @unchecked Sendable {
     public let limit: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var busy = 0
 
     public init(limit: Int) { self.limit = limit }

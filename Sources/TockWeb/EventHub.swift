@@ -1,20 +1,22 @@
-import Foundation
+import FoundationEssentials
+import TockLinux
+import Glibc
 
 /// The subscribers of the live display, at most `limit`: each gets every
 /// event as an SSE `data:` line; one that falls behind loses old events,
-/// never the newest. The event is framed once, whatever the number of
+/// never the newest. Deadlines are on the monotonic clock (`Threads.now()`). The event is framed once, whatever the number of
 /// subscribers.
 final class EventHub: @unchecked Sendable {
     let limit: Int
     /// Guards `subscribers`; signalled when the first one comes.
-    private let lock = NSCondition()
+    private let lock = Condition()
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
 
     init(limit: Int) { self.limit = limit }
 
     /// One live display's queue, waited on by its connection's thread.
     final class Subscriber: @unchecked Sendable {
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var queue: [[UInt8]] = []
 
         func put(_ chunk: [UInt8]) {
@@ -26,7 +28,7 @@ final class EventHub: @unchecked Sendable {
         }
 
         /// What came, waiting at most until `deadline`; empty if nothing did.
-        func take(before deadline: Date) -> [UInt8] {
+        func take(before deadline: Duration) -> [UInt8] {
             condition.lock()
             defer { condition.unlock() }
             while queue.isEmpty, condition.wait(until: deadline) {}
@@ -57,7 +59,7 @@ final class EventHub: @unchecked Sendable {
 
     /// Wait until someone subscribes (at most until `deadline`); whether
     /// anyone is subscribed.
-    func waitForSubscribers(before deadline: Date) -> Bool {
+    func waitForSubscribers(before deadline: Duration) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         while subscribers.isEmpty, lock.wait(until: deadline) {}

@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import FoundationEssentials
 
 /// One of the page's files, ready to send: its bytes, gzipped once at
 /// start-up (sent to browsers that accept gzip; every browser does), and
@@ -24,7 +24,7 @@ struct StaticAsset: Sendable {
         var headers: [(String, String)] = [("Content-Type", type), ("Cache-Control", "no-cache"), ("ETag", etag),
                                            ("Vary", "Accept-Encoding"),
                                            ("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")]
-        if let tags = r.headers["if-none-match"], tags.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
+        if let tags = r.headers["if-none-match"], tags.split(separator: ",").map(\.trimmingSpaces).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
             return WebReply(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
         if let gzipped, Self.acceptsGzip(r.headers["accept-encoding"]) {
@@ -40,10 +40,10 @@ struct StaticAsset: Sendable {
         guard let value else { return false }
         var gzip: Bool?, star: Bool?
         for item in value.lowercased().split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: ";").map(\.trimmingSpaces)
             guard let coding = parts.first else { continue }
             let refused = parts.dropFirst().contains { p in
-                let kv = p.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let kv = p.split(separator: "=", maxSplits: 1).map(\.trimmingSpaces)
                 return kv.count == 2 && kv[0] == "q" && (Double(kv[1]) ?? 1) == 0
             }
             if coding == "gzip" || coding == "x-gzip" { gzip = !refused } else if coding == "*" { star = !refused }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TockLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,7 @@ public final class TokenStore: @unchecked Sendable {
     }
 
     public let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [Entry] = []
     private var stamp: (Date, Int)?
 
@@ -62,7 +63,12 @@ public final class TokenStore: @unchecked Sendable {
         defer { lock.unlock() }
         try reload()
         var g = SystemRandomNumberGenerator()
-        func hex(_ n: Int) -> String { (0..<n).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined() }
+        func hex(_ n: Int) -> String {
+            (0..<n).map { _ in
+                let byte = UInt8.random(in: 0...255, using: &g)
+                return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }.joined()
+        }
         var id = hex(3)
         while entries.contains(where: { $0.id == id }) { id = hex(3) }
         let cleaned = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(40))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TockLinux
 import TockControl
 import TockCore
 import TockJSON
@@ -56,7 +57,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
     let now: @Sendable () -> Instant
     let newCode: @Sendable () -> String
     let pairingFile: PairingFile?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pairing: Pairing
 
     /// `now` is the wall clock's time in production: the pairing guard it

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SystemPackage
 import TockControl
 import TockCore
@@ -26,7 +27,7 @@ public final class WebServer: @unchecked Sendable {
     let limits: HTTPLimits
     let hub: EventHub
     let log: @Sendable (String) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Who holds the slots (`ConnectionSlots`), and the connections behind them.
     private var slots: ConnectionSlots<ObjectIdentifier>
     private var open: [ObjectIdentifier: TCPConnection] = [:]
@@ -82,8 +83,7 @@ public final class WebServer: @unchecked Sendable {
         lock.unlock()
         guard let listener else { return }
         if let link {
-            let watch = Thread { [self] in follow(link) }
-            watch.start()
+            Threads.detach { [self] in follow(link) }
         }
         // Connections from outside exhaust the descriptors: said at most once a minute.
         var complaint = RateLimitedReport()
@@ -97,10 +97,10 @@ public final class WebServer: @unchecked Sendable {
                 if let more = complaint.due(at: clock.now().monotonic) {
                     log("accept: \(error) (\(connections) connections open); pausing \(limits.acceptPause.nanoseconds / 1_000_000) ms\(more)")
                 }
-                Thread.sleep(forTimeInterval: Double(limits.acceptPause.nanoseconds) / 1e9)
+                Threads.sleep(limits.acceptPause)
             } catch {
                 log("accept: \(error)")
-                Thread.sleep(forTimeInterval: Double(limits.acceptPause.nanoseconds) / 1e9)
+                Threads.sleep(limits.acceptPause)
             }
         }
         listener.close()
@@ -112,12 +112,12 @@ public final class WebServer: @unchecked Sendable {
     /// so nothing that happened while it was closed is missed.
     private func follow(_ link: ControlLink) {
         while !isStopped {
-            guard hub.waitForSubscribers(before: Date() + 1) else { continue }
+            guard hub.waitForSubscribers(before: Threads.now() + .seconds(1)) else { continue }
             do {
                 try link.watch(fps: limits.eventFPS, until: { [self] in hub.count == 0 || isStopped }) { [hub] in hub.publish($0) }
             } catch {
                 // The appliance restarts, or is gone: try again in a second.
-                Thread.sleep(forTimeInterval: 1)
+                Threads.sleep(.seconds(1))
             }
         }
     }
@@ -165,7 +165,7 @@ public final class WebServer: @unchecked Sendable {
                                       slots.idle(key, isIdle)
                                       lock.unlock()
                                   })
-        let thread = Thread { [self] in
+        Threads.detach(stackSize: 512 * 1024) { [self] in
             session.run()
             // Closed under the lock: an eviction never shuts down a descriptor closed and reused.
             lock.lock()
@@ -174,8 +174,6 @@ public final class WebServer: @unchecked Sendable {
             c.close()
             lock.unlock()
         }
-        thread.stackSize = 512 * 1024
-        thread.start()
     }
 
     /// A request on connection `key`: one that carries a valid token makes
@@ -204,15 +202,15 @@ public final class WebServer: @unchecked Sendable {
         defer { hub.unsubscribe(subscriber) }
         // The status is read once subscribed: a change made meanwhile comes after it.
         let first = app.statusLine() ?? []
-        let end = Date() + Double(limits.eventLifetime.nanoseconds) / 1e9
+        let end = Threads.now() + limits.eventLifetime
         var out = HTTPSession.encode(WebReply(status: 200, events: true), keepAlive: false) + Array("retry: 1000\n".utf8)
         if !first.isEmpty { out += Array("data: ".utf8) + first + Array("\n\n".utf8) }
         do {
             while true {
                 try session.write(out)
-                let now = Date()
+                let now = Threads.now()
                 guard now < end else { return }
-                let chunk = subscriber.take(before: min(end, now + Double(limits.eventHeartbeat.nanoseconds) / 1e9))
+                let chunk = subscriber.take(before: min(end, now + limits.eventHeartbeat))
                 // A comment line when nothing happened: a peer that went away is found by the write.
                 out = chunk.isEmpty ? Array(": \n\n".utf8) : chunk
                 // The client never sends on this connection; input or end of stream means it left.

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TockLinux
+import Glibc
 import TockHost
 import TockConfig
 import TockDevices
@@ -27,7 +29,7 @@ struct ConfigCommand: ParsableCommand {
             if let found = try? GpioChip.all(in: chips) {
                 let problems = config.unknownLines(LineFinder(chips: found))
                 if !problems.isEmpty {
-                    FileHandle.standardError.write(Data((problems.map(\.description).joined(separator: "\n") + "\n").utf8))
+                    StandardStream.error.write(problems.map(\.description).joined(separator: "\n") + "\n")
                     throw ExitCode(2)
                 }
                 print("\(file): OK (line names found on \(found.map(\.name).joined(separator: ", ")))")

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TockHost
 import TockConfig
 import TockControl
@@ -219,7 +220,7 @@ struct Watch: ParsableCommand {
             // Written straight through: a watcher piped into another program
             // sees each change as it happens. A reader that went away
             // (tock watch | head -3) ends the watch quietly.
-            do { try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8)) } catch { return false }
+            guard StandardStream.output.write(text + "\n") else { return false }
             return true
         }
     }
@@ -318,7 +319,8 @@ struct TimerCommand: ParsableCommand {
     static func line(_ t: BoxStatus.Timer) -> String {
         let left = t.remainingMs / 1000 + (t.remainingMs % 1000 > 0 ? 1 : 0)
         let clock = left >= 3600 ? "\(left / 3600):\(two(left / 60 % 60)):\(two(left % 60))" : "\(left / 60):\(two(left % 60))"
-        var out = "\(t.name.padding(toLength: max(t.name.count, 5), withPad: " ", startingAt: 0))  \(t.state.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(clock) of \(t.duration)"
+        func padded(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+        var out = "\(padded(t.name, 5))  \(padded(t.state.rawValue, 7))  \(clock) of \(t.duration)"
         if let ends = t.ends { out += "  ends \(ends)" }
         if t.shown { out += "  (shown)" }
         return out

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import TockHost
 import TockConfig
@@ -41,7 +42,7 @@ struct HwTest: ParsableCommand {
             throw ExitCode(1)
         }
         let problems = try WiringCheck(hardware: hardware, config: cfg, listen: seconds) { line in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardStream.output.write(line + "\n")
         }.run()
         if problems.isEmpty {
             print("✓ everything answered; look for any segment that stayed dark above")

@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TockLinux
 import Glibc
+import SystemPackage
 import TockControl
 import TockSetup
 
@@ -32,7 +34,7 @@ struct SetupCommand: ParsableCommand {
         func run() throws {
             let (report, _) = SetupApply(system: LinuxSetupSystem(), now: SetupCommand.clock()).run()
             let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map { "tock-setup: \($0)\n" }.joined()
-            FileHandle.standardError.write(Data(lines.utf8))
+            StandardStream.error.write(lines)
         }
     }
 
@@ -47,13 +49,13 @@ struct SetupCommand: ParsableCommand {
         func run() throws {
             let apply = SetupApply(system: LinuxSetupSystem(), now: SetupCommand.clock())
             guard let bytes = apply.readBounded(file) else { throw ValidationError("cannot read \(file)") }
-            let name = (file as NSString).lastPathComponent
+            let name = FilePath(file).lastComponent?.string ?? file
             let r = file.hasSuffix(".toml")
                 ? PreseedFile(name: name, zone: apply.zoneCheck).read(bytes)
                 : SetupFile(name: name, zone: apply.zoneCheck, now: SetupCommand.clock()).read(bytes)
             for n in r.notes { print("note: \(n)") }
             if let code = r.code {
-                FileHandle.standardError.write(Data("ERROR \(code.rawValue)\n\(r.report)\n".utf8))
+                StandardStream.error.write("ERROR \(code.rawValue)\n\(r.report)\n")
                 throw ExitCode(1)
             }
             print("\(file): OK (\(r.settings.summary))")
@@ -69,7 +71,7 @@ struct SetupCommand: ParsableCommand {
 
         func run() throws {
             guard let data = FileManager.default.contents(atPath: SetupPaths().errorCode) else { return }
-            let code = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let code = String(decoding: data, as: UTF8.self).trimmingSpaces
             guard SetupCode(rawValue: code) != nil else { return }
             _ = try readReply(send(.notice(text: code, seconds: 300), socket: socket))
         }
@@ -89,7 +91,7 @@ struct LinuxSetupSystem: SetupSystem {
     func setHostname(_ name: HostName) {
         let bytes = Array(name.description.utf8)
         if sethostname(bytes.map { CChar(bitPattern: $0) }, bytes.count) != 0 {
-            FileHandle.standardError.write(Data("tock-setup: sethostname: errno \(errno)\n".utf8))
+            StandardStream.error.write("tock-setup: sethostname: errno \(errno)\n")
         }
     }
 
@@ -109,22 +111,13 @@ struct LinuxSetupSystem: SetupSystem {
     /// Through boot-rw: the FAT is writable for this write only (the log,
     /// and tock-buses.txt).
     func writeBootLog(_ text: String, to path: String) {
-        let tmp = "/run/tock-image/\((path as NSString).lastPathComponent)"
+        let tmp = "/run/tock-image/\(FilePath(path).lastComponent?.string ?? path)"
         guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = FilePath(path).removingLastComponent().string
         _ = Self.run("/usr/lib/tock-image/boot-rw", ["sh", "-c", "mkdir -p \"$1\" && cp \"$2\" \"$3.tmp\" && mv \"$3.tmp\" \"$3\"", "log", dir, tmp, path])
     }
 
     static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (127, "\(path): \(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        Subprocess.run(path, arguments)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TockLinux
+import Glibc
 import TockHost
 import TockConfig
 import TockControl
@@ -64,7 +66,7 @@ struct Sim: ParsableCommand {
         sim.run()
         try out.close()
         guard sim.refusals.isEmpty else {
-            for r in sim.refusals { FileHandle.standardError.write(Data("refused: \(r)\n".utf8)) }
+            for r in sim.refusals { StandardStream.error.write("refused: \(r)\n") }
             throw ExitCode(1)
         }
     }
@@ -74,10 +76,10 @@ struct Sim: ParsableCommand {
 func loadConfig(_ path: String?) throws -> Configuration {
     do {
         let config = try path.map(Configuration.load) ?? Configuration.defaults()
-        for w in config.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        for w in config.warnings { StandardStream.error.write("warning: \(w)\n") }
         return config
     } catch let e as ConfigError {
-        FileHandle.standardError.write(Data((e.description + "\n").utf8))
+        StandardStream.error.write(e.description + "\n")
         throw ExitCode(2)
     }
 }

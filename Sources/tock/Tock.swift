@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TockLinux
 import Glibc
 import TockService
 
@@ -29,8 +30,8 @@ struct Tock: ParsableCommand {
             var command = try Run.parseAlone() ?? parseAsRoot()
             try command.run()
         } catch let failure as Failure {
-            FileHandle.standardError.write(Data("Error: \(failure.description)\n".utf8))
-            Foundation.exit(failure.exit.rawValue)
+            StandardStream.error.write("Error: \(failure.description)\n")
+            Glibc.exit(failure.exit.rawValue)
         } catch {
             exit(withError: error)
         }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemPackage
 import TockCore
 import TockLinux
 import TockSetup
@@ -39,11 +41,11 @@ struct TockWebCommand: ParsableCommand {
             let gate = BoxGate(limit: limits.boxCalls)
             let clock = SystemClock()
             // The pairing guard beside the tokens, on the wall clock so that it outlives a reboot.
-            let guardPath = (common.tokens as NSString).deletingLastPathComponent + "/pairing.json"
+            let guardPath = FilePath(common.tokens).removingLastComponent().appending("pairing.json").string
             // What tock-web logs may quote a request (a path, a user agent):
             // escaped, its line breaks kept (`LogText`).
             let log: @Sendable (String) -> Void = { line in
-                FileHandle.standardError.write(Data("tock-web: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n".utf8))
+                StandardStream.error.write("tock-web: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n")
             }
             let app = WebApp(tokens: TokenStore(path: common.tokens), box: { request in try gate.call { try link.send(request) } },
                              now: { Instant(nanoseconds: clock.now().wall.nanoseconds) },
@@ -52,7 +54,7 @@ struct TockWebCommand: ParsableCommand {
             let server = WebServer(app: app, link: link, limits: limits, log: log)
             do {
                 let bound = try server.listen(host: listen, port: port)
-                FileHandle.standardError.write(Data("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(bound)/ for the box at \(socket)\n".utf8))
+                StandardStream.error.write("tock-web: serving http://\(listen.contains(":") ? "[\(listen)]" : listen):\(bound)/ for the box at \(socket)\n")
             } catch {
                 throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE? a numeric address?)")
             }
@@ -73,7 +75,7 @@ struct TockWebCommand: ParsableCommand {
 
         func run() throws {
             let log: @Sendable (String) -> Void = { line in
-                FileHandle.standardError.write(Data("tock-web hotspot: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n".utf8))
+                StandardStream.error.write("tock-web hotspot: \(LogText.escape(Array(line.utf8), limit: 4096, keepNewlines: true, backslash: false))\n")
             }
             let server = WebServer(app: HotspotPage(networks: networks, spool: spool, address: listen, log: log), link: nil,
                                    limits: .hotspot, log: log)
@@ -95,11 +97,18 @@ struct TockWebCommand: ParsableCommand {
             let list: [TokenStore.Entry]
             do { list = try TokenStore(path: common.tokens).list() } catch { throw ValidationError(error.description) }
             if list.isEmpty { print("no paired browsers") }
-            let format = DateFormatter()
-            format.dateFormat = "yyyy-MM-dd HH:mm"
-            for e in list {
-                print("\(e.id)  \(format.string(from: Date(timeIntervalSince1970: TimeInterval(e.created))))  \(LogText(e.name))")
-            }
+            for e in list { print("\(e.id)  \(Self.localTime(e.created))  \(LogText(e.name))") }
+        }
+
+        /// `2026-11-26 18:06`, in this system's zone (glibc's: TZ, or
+        /// /etc/localtime).
+        static func localTime(_ seconds: Int64) -> String {
+            var t = time_t(seconds)
+            var parts = tm()
+            guard localtime_r(&t, &parts) != nil else { return "\(seconds)" }
+            var text = [CChar](repeating: 0, count: 32)
+            let n = strftime(&text, text.count, "%Y-%m-%d %H:%M", &parts)
+            return String(decoding: text[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 

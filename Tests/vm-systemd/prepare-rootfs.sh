@@ -159,7 +159,7 @@ tock_root_common() {
 if [ "$vm_arch" = amd64 ]; then
   # What the package depends on (dpkg -i installs no dependencies); tock-web's
   # zlib1g is in every Debian (minbase has it).
-  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
+  packages=systemd,systemd-sysv,udev,adduser,libgpiod2,libyaml-0-2,libmosquitto1,mosquitto,mosquitto-clients,kmod,libstdc++6,init-system-helpers
   if [ -e "$cache/rootfs/.done" ] && [ "$(cat "$cache/rootfs/.done")" = "$suite $packages" ]; then
     say "root file system: cached"
   else

@@ -21,7 +21,7 @@ SWIFT_TRIPLE=aarch64-unknown-linux-gnu
 ROOT_PACKAGES="swiftlang=$SWIFTLANG_VERSION,libswiftlang=$SWIFTLANG_VERSION,git,pkg-config,ca-certificates,libc6-dev,libstdc++-15-dev,gcc-14-aarch64-linux-gnu,make"
 # The sysroot: what tock links against on the board.
 # zlib1g-dev: tock-web gzips its page.
-SYSROOT_PACKAGES="libc6-dev,libgcc-14-dev,libstdc++-14-dev,libgpiod-dev,libmosquitto-dev,zlib1g-dev,pkgconf"
+SYSROOT_PACKAGES="libc6-dev,libgcc-14-dev,libstdc++-14-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev,zlib1g-dev,pkgconf"
 
 # ---------------------------------------------------------------- layout
 cross_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -21,7 +21,7 @@ IMAGE_ARCH=arm64
 IMAGE_PACKAGES="systemd,systemd-sysv,udev,dbus,kmod,iproute2,systemd-resolved,systemd-timesyncd,\
 wpasupplicant,wireless-regdb,avahi-daemon,openssh-server,linux-image-arm64,initramfs-tools,zstd,\
 raspi-firmware,firmware-brcm80211,e2fsprogs,dosfstools,fdisk,tzdata,netcat-openbsd,ca-certificates,\
-libgpiod3,libmosquitto1,adduser,gpgv,apt"
+libgpiod3,libyaml-0-2,libmosquitto1,adduser,gpgv,apt"
 # Documentation, manuals and translations are not installed (a box has no
 # reader for them); copyright files stay.
 IMAGE_DPKG_EXCLUDES=(path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright
