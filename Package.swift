@@ -126,6 +126,7 @@ let package = Package(
         // a configuration text's problems.
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
+        .testTarget(name: "TockCommandTests", dependencies: ["tock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TockHardwareTests", dependencies: ["TockCore", "TockHardware"]),
         .testTarget(name: "TockJSONTests", dependencies: ["TockJSON"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),

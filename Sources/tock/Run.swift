@@ -11,23 +11,8 @@ import TockLinux
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        // Read only when Run is parsed alone (`parseAlone`): its usage then
-        // names `tock run`, and ArgumentParser looks for no completion-script
-        // request (that check builds a command tree of its own).
-        _superCommandName: "tock",
         abstract: "Run the appliance in the foreground (as the systemd service does)."
     )
-
-    /// `tock run ARGS` parsed by Run's own arguments alone, not the whole
-    /// command tree: the service's start-up builds one command's options
-    /// instead of fifteen's (5 M instructions less to ready; Benchmarks/README.md,
-    /// start-up and footprint). Nil when the command line is not `tock run`, or when Run
-    /// alone refuses it (help, a mistake, a built-in flag): the whole tree
-    /// then parses it again, so what it prints is what it always was.
-    static func parseAlone(_ arguments: [String] = CommandLine.arguments) -> Run? {
-        guard arguments.count > 1, arguments[1] == "run" else { return nil }
-        return (try? Run.parseAsRoot(Array(arguments.dropFirst(2)))) as? Run
-    }
 
     @Option(help: "Configuration file (YAML).")
     var config: String?
@@ -69,7 +54,13 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let level: Logger.Level = verbose ? .debug : .info
+        try Self.start(RunArguments(config: config, backend: backend, trace: trace, mockInput: mockInput, timingLog: timingLog,
+                                    state: state, socket: socket, controlTimeout: controlTimeout, verbose: verbose, chips: chips))
+    }
+
+    /// The appliance in the foreground, however its command line was read.
+    static func start(_ a: RunArguments) throws {
+        let level: Logger.Level = a.verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var h = JournalLogHandler(label: label)
             h.logLevel = level
@@ -77,21 +68,21 @@ struct Run: ParsableCommand {
         }
         let log = Logger(label: "tock")
         var options = ServiceRuntime.Options()
-        options.configPath = config
-        options.backend = backend
-        options.tracePath = trace
-        options.mockInputPath = mockInput
-        options.timingLogPath = timingLog
-        options.chips = chips
-        do { options.controlIdleLimit = try DurationText.parse(controlTimeout) } catch {
+        options.configPath = a.config
+        options.backend = a.backend
+        options.tracePath = a.trace
+        options.mockInputPath = a.mockInput
+        options.timingLogPath = a.timingLog
+        options.chips = a.chips
+        do { options.controlIdleLimit = try DurationText.parse(a.controlTimeout) } catch {
             throw ValidationError("--control-timeout: \(error.description)")
         }
         guard options.controlIdleLimit >= .milliseconds(1) else { throw ValidationError("--control-timeout: at least 1ms") }
         // getenv, not ProcessInfo's environment: that builds a dictionary of
         // every variable (1.5 M instructions at start).
-        options.controlPath = socket ?? Environment.value("RUNTIME_DIRECTORY")
+        options.controlPath = a.socket ?? Environment.value("RUNTIME_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/control.sock" }
-        options.statePath = state ?? Environment.value("STATE_DIRECTORY")
+        options.statePath = a.state ?? Environment.value("STATE_DIRECTORY")
             .map { "\($0.split(separator: ":").first.map(String.init) ?? $0)/state.json" }
         do {
             try ServiceRuntime(options: options, log: log).run()

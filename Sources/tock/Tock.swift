@@ -23,11 +23,17 @@ struct Tock: ParsableCommand {
     /// ArgumentParser's own `main`, with two additions: SIGPIPE is ignored,
     /// so that a service closing the connection is an EPIPE reported in
     /// words rather than a silent death, and a `Failure` exits with its
-    /// own status.
+    /// own status. `tock run` as the service starts it is read by hand
+    /// (`RunArguments`), with no reflection.
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try Run.parseAlone() ?? parseAsRoot()
+            let arguments = CommandLine.arguments
+            if arguments.count > 1, arguments[1] == "run", let run = RunArguments.parse(arguments.dropFirst(2)) {
+                try Run.start(run)
+                return
+            }
+            var command = try parseAsRoot()
             try command.run()
         } catch let failure as Failure {
             StandardStream.error.write("Error: \(failure.description)\n")
