@@ -218,6 +218,7 @@ public final class Reactor: EventLoop {
     }
 
     private func clockWasStepped() {
+        SystemClock.clockChanged()
         onClockStepped?()
         for h in stepHandlers { h() }
     }

@@ -10,9 +10,14 @@ import TockCore
 /// it is never stepped. `CLOCK_REALTIME` can be stepped (NTP, `date -s`),
 /// which is why it only ever positions calendar deadlines.
 public struct SystemClock: Sendable {
-    private let sync = SyncFlag(read: { SystemClock.synchronised })
+    private let sync = SyncFlag.shared
 
     public init() {}
+
+    /// The kernel has said the real-time clock changed (a step, seen by the
+    /// reactor's `TFD_TIMER_CANCEL_ON_SET` timerfd): its trust is asked again
+    /// at the next read rather than when the held answer runs out.
+    public static func clockChanged() { SyncFlag.shared.clockChanged() }
 
     /// Both clocks, read back to back, and whether the kernel reports the
     /// real-time clock synchronised (taken as yes where the kernel will not
@@ -31,17 +36,20 @@ public struct SystemClock: Sendable {
     public static var synchronised: Bool? { Syscall.clockSynchronised() }
 }
 
-/// The kernel's "synchronised" flag without a system call on every event:
+/// The kernel's "synchronised" flag without a system call on every tick:
 /// adjtimex(2) is a real one (about 1.4 µs here, against 27 ns for the
-/// vDSO's clock_gettime), and the flag changes about once a boot. A "yes"
-/// (or "cannot say") holds for a minute; a "no" holds for 10 ms, so the
-/// several clock reads of one wake-up ask once (a Pi without network is
-/// never synchronised, and asked 4-5 times a wake-up before), and the
-/// first wake-up after NTP has set the clock (usually the step itself)
-/// shows the time at once.
+/// vDSO's clock_gettime), and the flag changes about once a boot. One flag
+/// for the process. A "yes" (or "cannot say") holds for a minute, a "no"
+/// for 10 seconds: a count-down's wake-ups make no adjtimex between (a Pi
+/// without network is never synchronised, and asked once a wake-up
+/// before). When NTP first sets the clock it usually steps it, and the
+/// reactor's step watch (`SystemClock.clockChanged`) has the flag asked
+/// again at once, so the time shows on that wake-up; a clock already
+/// close enough that NTP only slews it is seen within the 10 seconds.
 final class SyncFlag: Sendable {
+    static let shared = SyncFlag(read: { SystemClock.synchronised })
     static let trusted: Int64 = 60_000_000_000
-    static let untrusted: Int64 = 10_000_000
+    static let untrusted: Int64 = 10_000_000_000
     private let read: @Sendable () -> Bool?
     private let last = Mutex<(at: Int64, value: Bool?)?>(nil)
 
@@ -57,6 +65,10 @@ final class SyncFlag: Sendable {
         }
     }
 
+    /// Asked again at the next `value(at:)`.
+    func clockChanged() {
+        last.withLock { $0 = nil }
+    }
 }
 
 extension SystemClock {

@@ -37,7 +37,7 @@ struct SystemClockTests {
               millisecondsText(.nanoseconds(converted - monotonic)))
     }
 
-    @Test func theSyncFlagIsAskedOncePerMinuteWhileYesAndOncePerWakeUpWhileNo() {
+    @Test func theSyncFlagIsAskedOncePerMinuteWhileYesAndEveryTenSecondsWhileNo() {
         final class Kernel: @unchecked Sendable { var answer: Bool? = false; var asked = 0 }
         let kernel = Kernel()
         let flag = SyncFlag(read: { kernel.asked += 1; return kernel.answer })
@@ -45,15 +45,38 @@ struct SystemClockTests {
         // One wake-up's clock reads, microseconds apart: asked once.
         for t in [0, 3 * µs, 40 * µs, 900 * µs] { #expect(flag.value(at: t) == false) }
         #expect(kernel.asked == 1)
-        #expect(flag.value(at: 1 * s) == false)
-        #expect(kernel.asked == 2)  // unsynchronised: every wake-up asks
-        kernel.answer = true
-        #expect(flag.value(at: 2 * s) == true)  // seen at the first event after NTP
-        #expect(flag.value(at: 30 * s) == true)
-        #expect(flag.value(at: 61 * s) == true)
+        // A count-down's wake-ups, a second apart: not asked again for 10 s.
+        for t in 1...9 { #expect(flag.value(at: Int64(t) * s) == false) }
+        #expect(kernel.asked == 1)
+        #expect(flag.value(at: 10 * s) == false)
+        #expect(kernel.asked == 2)
+        kernel.answer = true  // NTP slewed the clock: no step to say so
+        #expect(flag.value(at: 19 * s) == false)
+        #expect(flag.value(at: 20 * s) == true)  // seen within 10 s
+        #expect(flag.value(at: 79 * s) == true)
         #expect(kernel.asked == 3)  // then trusted for a minute
-        #expect(flag.value(at: 62 * s) == true)
+        #expect(flag.value(at: 80 * s) == true)
         #expect(kernel.asked == 4)
+    }
+
+    /// A step (what NTP's first setting usually is) has the flag asked
+    /// again at once: the time shows on the wake-up of the step.
+    @Test func aClockChangeHasTheFlagAskedAtOnce() {
+        final class Kernel: @unchecked Sendable { var answer: Bool? = false; var asked = 0 }
+        let kernel = Kernel()
+        let flag = SyncFlag(read: { kernel.asked += 1; return kernel.answer })
+        let s: Int64 = 1_000_000_000
+        #expect(flag.value(at: 0) == false)
+        kernel.answer = true
+        #expect(flag.value(at: 1 * s) == false)
+        flag.clockChanged()
+        #expect(flag.value(at: 1 * s) == true)
+        #expect(kernel.asked == 2)
+        // And a synchronised clock that is stepped (date -s) is asked again too.
+        kernel.answer = false
+        flag.clockChanged()
+        #expect(flag.value(at: 2 * s) == false)
+        #expect(kernel.asked == 3)
     }
 
     @Test func nowCarriesTheKernelsSyncFlag() {
