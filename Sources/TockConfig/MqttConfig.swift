@@ -1,5 +1,5 @@
-import FoundationEssentials
 import TockCore
+import TockLinux
 
 /// The `mqtt:` section: where the broker is, who this box is on it, and
 /// the fleet group it belongs to. Absent, no network code runs at all.
@@ -35,7 +35,7 @@ public struct MqttConfig: Equatable, Sendable {
 
 extension Configuration {
     /// `mqtt:`; every problem is named with its key.
-    mutating func readMqtt(_ node: Node, _ r: ConfigReader, hostname: String = ProcessInfo.processInfo.hostName) {
+    mutating func readMqtt(_ node: Node, _ r: ConfigReader, hostname: String = FileSystem.hostName()) {
         let m = r.mapping(node, "mqtt", allowed: MqttConfig.keys)
         var c = MqttConfig()
         if let v = m["host"], let s = r.string(v, "mqtt.host") { c.host = s } else if m["host"] == nil {
@@ -45,7 +45,7 @@ extension Configuration {
             let t = r.mapping(v, "mqtt.tls", allowed: ["ca_file", "cert_file", "key_file"])
             func file(_ key: String) -> String? {
                 guard let n = t[key], let path = r.string(n, "mqtt.tls.\(key)") else { return nil }
-                guard FileManager.default.isReadableFile(atPath: path) else {
+                guard FileSystem.isReadable(path) else {
                     r.problem(n, "mqtt.tls.\(key)", "cannot read \(path) (does it exist, and may the tock user read it?)")
                     return nil
                 }
@@ -68,7 +68,7 @@ extension Configuration {
         }
         if let v = m["username"], let s = r.string(v, "mqtt.username") { c.username = s }
         if let v = m["password_file"], let path = r.string(v, "mqtt.password_file") {
-            if let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+            if let data = FileSystem.contents(path), let text = String(validating: data, as: UTF8.self) {
                 c.password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
             } else {
                 r.problem(v, "mqtt.password_file", "cannot read \(path) (does it exist, and may the tock user read it?)")

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import TockCore
 import TockLinux
@@ -24,22 +23,23 @@ public enum ZoneFile {
         if var tz = environment["TZ"], !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
             if tz.hasPrefix("/") { return try read(tz, name: tz, directory: directory(environment)) }
-            if FileManager.default.fileExists(atPath: "\(directory(environment))/\(tz)") { return try named(tz, environment: environment) }
+            if FileSystem.exists("\(directory(environment))/\(tz)") { return try named(tz, environment: environment) }
             // TZ=UTC without tzdata: not a POSIX rule (no offset), but the C
             // library reads it as UTC, and so does Tock.
             if utcNames.contains(tz) { return .utc }
             return try ZoneRules(posix: tz)
         }
-        guard FileManager.default.fileExists(atPath: "/etc/localtime") else { return .utc }
-        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")) ?? ""
-        let name = target.components(separatedBy: "zoneinfo/").last.flatMap { $0.isEmpty ? nil : $0 } ?? "localtime"
+        guard FileSystem.exists("/etc/localtime") else { return .utc }
+        let target = FileSystem.linkTarget("/etc/localtime") ?? ""
+        let tail = target.ranges(of: "zoneinfo/").last.map { String(target[$0.upperBound...]) } ?? target
+        let name = tail.isEmpty ? "localtime" : tail
         return try read("/etc/localtime", name: name, directory: directory(environment))
     }
 
     static let utcNames: Set<String> = ["UTC", "UCT", "GMT", "Zulu", "Universal", "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/Zulu", "Etc/Universal"]
 
     private static func read(_ path: String, name: String, directory: String) throws(ZoneRules.Invalid) -> ZoneRules {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileSystem.contents(path) else {
             throw ZoneRules.Invalid("no zone \"\(name)\": cannot read \(path) (is tzdata installed? `ls \(directory)` lists the names)")
         }
         return try ZoneRules(tzif: [UInt8](data), name: name)

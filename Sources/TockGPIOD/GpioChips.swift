@@ -1,5 +1,4 @@
 import CGpiod
-import FoundationEssentials
 import Glibc
 import TockHardware
 
@@ -19,12 +18,22 @@ public struct GpioChip: Equatable, Sendable, CustomStringConvertible {
         self.lineNames = lineNames
     }
 
+    /// The `gpiochipN` entries of `directory`, in number order.
+    static func chipNames(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var numbered: [(Int, String)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasPrefix("gpiochip"), let n = Int(name.dropFirst(8)) { numbered.append((n, name)) }
+        }
+        return numbered.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
     /// Every chip under `/dev` (or another directory, for tests), in
     /// number order. Chips that cannot be opened are reported, not skipped.
     public static func all(in directory: String = "/dev") throws(HardwareError) -> [GpioChip] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let names = entries.filter { $0.hasPrefix("gpiochip") && Int($0.dropFirst(8)) != nil }
-            .sorted { Int($0.dropFirst(8))! < Int($1.dropFirst(8))! }
+        let names = chipNames(in: directory)
         guard !names.isEmpty else {
             throw HardwareError(.notFound, "no GPIO chips in \(directory): is this a board with a GPIO character device (/dev/gpiochip*)? On a PC, run with --backend mock")
         }

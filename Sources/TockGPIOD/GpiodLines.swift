@@ -1,5 +1,4 @@
 import CGpiod
-import FoundationEssentials
 import Glibc
 import TockHardware
 import TockCore

@@ -1,5 +1,4 @@
 import CMosquitto
-import FoundationEssentials
 import Glibc
 import TockHardware
 import TockLinux

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TockCore
 import TockHost
 import TockLinux

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import TockConfig
 import TockCore
@@ -29,7 +28,7 @@ public struct SetupApply {
     /// Nil when the zone database has `name` and its file is a zone (TZif,
     /// as tock reads it); else why not, in a few words.
     public func zoneCheck(_ name: String) -> String? {
-        guard FileManager.default.fileExists(atPath: "\(paths.zoneinfo)/\(name)") else { return "no such name in \(paths.zoneinfo)" }
+        guard FileSystem.exists("\(paths.zoneinfo)/\(name)") else { return "no such name in \(paths.zoneinfo)" }
         do { _ = try ZoneFile.named(name, environment: ["TZDIR": paths.zoneinfo]); return nil } catch { return error.description }
     }
 
@@ -52,13 +51,13 @@ public struct SetupApply {
     func take(_ kind: Kind, path: String, keep: String, report: inout [String]) -> (SetupSettings, SetupCode?) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let bytes = readBounded(path) else {
-            try? FileManager.default.removeItem(atPath: keep)
+            FileSystem.remove(keep)
             if kind == .setup { report.append("OK no \(path): defaults (hostname tock, Ethernet by DHCP, UTC, no SSH key)") }
             return (SetupSettings(), nil)
         }
         let r = reading(kind, bytes, name: name)
         guard let code = r.code else {
-            write(Data(bytes), to: keep, mode: 0o600)  // it may hold the Wi-Fi passphrase: root's only
+            write(Array(bytes), to: keep, mode: 0o600)  // it may hold the Wi-Fi passphrase: root's only
             report.append("OK \(path) applied")
             report += r.notes.map { "note: \($0)" }
             return (r.settings, nil)
@@ -72,8 +71,7 @@ public struct SetupApply {
 
     @discardableResult
     public func run() -> (report: String, code: SetupCode?) {
-        let fm = FileManager.default
-        for d in [paths.run, paths.keep, paths.runNetwork] + paths.dataDirectories { try? fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        for d in [paths.run, paths.keep, paths.runNetwork] + paths.dataDirectories { FileSystem.makeDirectories(d) }
         var report: [String] = []
         let (setup, setupCode) = take(.setup, path: paths.setupFile, keep: "\(paths.keep)/tock-setup.txt", report: &report)
         let (preseed, preseedCode) = take(.preseed, path: paths.preseedFile, keep: "\(paths.keep)/rpi-preseed.toml", report: &report)
@@ -84,9 +82,9 @@ public struct SetupApply {
         // The MQTT password first: the configuration's check reads it.
         takeMQTTPassword(report: &report)
         // tock's configuration, checked by tock itself.
-        if fm.fileExists(atPath: paths.config) {
+        if FileSystem.exists(paths.config) {
             let (passed, output) = system.checkConfig(paths.config)
-            if passed, let data = fm.contents(atPath: paths.config) {
+            if passed, let data = FileSystem.contents(paths.config) {
                 write(data, to: "\(paths.keep)/config.yaml", mode: 0o644)  // the tock user reads it
                 report.append("OK \(paths.config) applied")
             } else {
@@ -97,19 +95,19 @@ public struct SetupApply {
                 code = code ?? .config
             }
         }
-        link(fm.fileExists(atPath: "\(paths.keep)/config.yaml") ? "\(paths.keep)/config.yaml" : "/etc/tock/config.yaml", at: "\(paths.run)/config.yaml")
+        link(FileSystem.exists("\(paths.keep)/config.yaml") ? "\(paths.keep)/config.yaml" : "/etc/tock/config.yaml", at: "\(paths.run)/config.yaml")
         writeBuses(config: "\(paths.run)/config.yaml", report: &report)
         if let problem = applySettings(s) {
             report += ["ERROR \(SetupCode.wifi.rawValue) Wi-Fi: no key made from the passphrase: \(problem.reason)", "    fix: \(problem.fix)"]
             code = code ?? .wifi
         }
         report.append("in use: \(s.summary(wifi: wifiSaid(s)))")
-        if let code { write(Data((code.rawValue + "\n").utf8), to: paths.errorCode, mode: 0o644) } else { try? fm.removeItem(atPath: paths.errorCode) }
+        if let code { write(Array((code.rawValue + "\n").utf8), to: paths.errorCode, mode: 0o644) } else { FileSystem.remove(paths.errorCode) }
         var text = report.joined(separator: "\n")
         if text.utf8.count > Self.logLimit {
             text = String(decoding: text.utf8.prefix(Self.logLimit - 100), as: UTF8.self) + "\n...(the log is cut at \(Self.logLimit) bytes)"
         }
-        if (fm.contents(atPath: paths.log).map { String(decoding: $0, as: UTF8.self) }) != text + "\n" {
+        if (FileSystem.contents(paths.log).map { String(decoding: $0, as: UTF8.self) }) != text + "\n" {
             system.writeBootLog(text + "\n", to: paths.log)
         }
         return (text, code)
@@ -122,8 +120,8 @@ public struct SetupApply {
     func wifiSaid(_ s: SetupSettings) -> String? {
         guard let w = s.wifi else { return nil }
         let name = "\"\(VisibleText.visible(w.value.ssid, limit: 32))\""
-        let devices = (try? FileManager.default.contentsOfDirectory(atPath: paths.sysNet)) ?? []
-        if devices.contains(where: { FileManager.default.fileExists(atPath: "\(paths.sysNet)/\($0)/wireless") }) {
+        let devices = FileSystem.list(paths.sysNet) ?? []
+        if devices.contains(where: { FileSystem.exists("\(paths.sysNet)/\($0)/wireless") }) {
             return "\(name) (configured, not yet joined: this log is written before the network starts; the display scrolls the address once it has one)"
         }
         return "none (no Wi-Fi device at this point of the boot: \(name) is kept for when one appears)"
@@ -136,7 +134,7 @@ public struct SetupApply {
         let hardware = (try? Configuration.load(path: config))?.hardware ?? HardwareConfig()
         let text = FirmwareBuses.text(for: hardware)
         let path = "\(paths.boot)/\(FirmwareBuses.file)"
-        let old = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let old = FileSystem.contents(path).map { String(decoding: $0, as: UTF8.self) }
         let lines = FirmwareBuses.lines(for: hardware)
         // No file and no bus needed: nothing to say (a missing include is no bus).
         guard old != text, old != nil || !lines.isEmpty else { return }
@@ -150,8 +148,8 @@ public struct SetupApply {
     func takeMQTTPassword(report: inout [String]) {
         let kept = "\(paths.keep)/mqtt-password"
         guard let bytes = readBounded(paths.mqttPassword) else {
-            try? FileManager.default.removeItem(atPath: kept)
-            try? FileManager.default.removeItem(atPath: paths.mqttPasswordInUse)
+            FileSystem.remove(kept)
+            FileSystem.remove(paths.mqttPasswordInUse)
             return
         }
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
@@ -161,7 +159,7 @@ public struct SetupApply {
             report.append("note: \(paths.mqttPassword) \(line.isEmpty ? "has an empty first line" : "is over 4 KiB"): not used (write the password alone on the first line)")
             return
         }
-        write(Data(line + [UInt8(ascii: "\n")]), to: kept, mode: 0o640)
+        write(Array(line + [UInt8(ascii: "\n")]), to: kept, mode: 0o640)
         if let group = getgrnam("tock") { _ = chown(kept, 0, group.pointee.gr_gid) }
         link(kept, at: paths.mqttPasswordInUse)
         report.append("OK \(paths.mqttPassword) kept (\(line.count) bytes; tock reads it as \(paths.mqttPasswordInUse))")
@@ -173,39 +171,38 @@ public struct SetupApply {
         var problem: PBKDF2.Unavailable?
         system.setHostname(s.hostname?.value ?? .tock)
         link("\(paths.zoneinfo)/\(s.timezone?.value ?? "UTC")", at: "\(paths.run)/localtime")
-        write(Data(s.sshKeys.map { "\($0.value)\n" }.joined().utf8), to: "\(paths.keep)/authorized_keys", mode: 0o644)
+        write(Array(s.sshKeys.map { "\($0.value)\n" }.joined().utf8), to: "\(paths.keep)/authorized_keys", mode: 0o644)
         system.ensureHostKey(comment: "root@\(s.hostname?.value ?? .tock)")
         do {
-            write(Data(try NetworkFiles.wpaSupplicant(s.wifi?.value, hotspot: hotspotIdentity()).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
+            write(Array(try NetworkFiles.wpaSupplicant(s.wifi?.value, hotspot: hotspotIdentity()).utf8), to: "\(paths.run)/wpa_supplicant-wlan0.conf", mode: 0o600)
         } catch {
             problem = error
         }
         for f in SetupPaths.networkFiles {
             let out = "\(paths.runNetwork)/\(f)"
-            if let base = FileManager.default.contents(atPath: "\(paths.imageNetwork)/\(f)"),
+            if let base = FileSystem.contents("\(paths.imageNetwork)/\(f)"),
                let text = NetworkFiles.staticNetwork(base: String(decoding: base, as: UTF8.self), s) {
-                write(Data(text.utf8), to: out, mode: 0o644)
+                write(Array(text.utf8), to: out, mode: 0o644)
             } else {
-                try? FileManager.default.removeItem(atPath: out)
+                FileSystem.remove(out)
             }
         }
-        write(Data((s.summary + "\n").utf8), to: "\(paths.run)/applied", mode: 0o644)
+        write(Array((s.summary + "\n").utf8), to: "\(paths.run)/applied", mode: 0o644)
         return problem
     }
 
     /// Written under another name and renamed into place: a power cut
     /// leaves the old file or the new, never half of one.
-    func write(_ data: Data, to path: String, mode: Int) {
+    func write(_ data: [UInt8], to path: String, mode: Int) {
         let tmp = path + ".tmp"
-        let fm = FileManager.default
-        try? fm.removeItem(atPath: tmp)
-        guard fm.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: mode]) else { return }
+        FileSystem.remove(tmp)
+        guard FileSystem.create(tmp, data, mode: mode) else { return }
         _ = rename(tmp, path)
     }
 
     func link(_ target: String, at path: String) {
         let tmp = path + ".tmp"
-        try? FileManager.default.removeItem(atPath: tmp)
+        FileSystem.remove(tmp)
         guard symlink(target, tmp) == 0 else { return }
         _ = rename(tmp, path)
     }
@@ -219,7 +216,7 @@ extension SetupApply {
     /// the page's next copy.
     func pageWifi(over files: Sourced<WifiNetwork>?, report: inout [String]) -> Sourced<WifiNetwork>? {
         let print = WifiRequest.fingerprint(files?.value)
-        write(Data((WifiRequest.hex64(print) + "\n").utf8), to: paths.filesWifi, mode: 0o644)
+        write(Array((WifiRequest.hex64(print) + "\n").utf8), to: paths.filesWifi, mode: 0o644)
         guard let bytes = readBounded(paths.pageWifi) else { return files }
         switch WifiRequest.parse(bytes) {
         case .success(let (w, replaces)) where replaces == print:
@@ -230,7 +227,7 @@ extension SetupApply {
         case .failure(let e):
             report.append("note: \(paths.pageWifi) is not used: \(e)")
         }
-        try? FileManager.default.removeItem(atPath: paths.pageWifi)
+        FileSystem.remove(paths.pageWifi)
         return files
     }
 
@@ -243,9 +240,9 @@ extension SetupApply {
         } else {
             var random = SystemRandomNumberGenerator()
             id = HotspotIdentity.make(using: &random)
-            write(Data(id.text.utf8), to: paths.hotspotIdentity, mode: 0o600)
+            write(Array(id.text.utf8), to: paths.hotspotIdentity, mode: 0o600)
         }
-        if FileManager.default.contents(atPath: paths.hotspotCard).map({ String(decoding: $0, as: UTF8.self) }) != id.card {
+        if FileSystem.contents(paths.hotspotCard).map({ String(decoding: $0, as: UTF8.self) }) != id.card {
             system.writeBootLog(id.card, to: paths.hotspotCard)
         }
         return id

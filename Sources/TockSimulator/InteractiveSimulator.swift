@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Logging
 import TockConfig
@@ -45,7 +44,7 @@ public final class InteractiveSimulator {
     private let socketPath: String?
     private var screen = ""
     /// Colours unless NO_COLOR is set (https://no-color.org).
-    private let color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    private let color = Environment.value("NO_COLOR") == nil
 
     public init(config: Configuration, tracePath: String?, socketPath: String? = nil) {
         self.config = config

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TockLinux
 
 /// At most `limit` requests to the appliance at once. Each is a blocking

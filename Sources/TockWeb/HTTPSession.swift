@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import SystemPackage
 import TockCore

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import TockCore
 import TockJSON
@@ -59,8 +58,8 @@ public struct PairingFile: Sendable {
     /// that cannot be read is an error: the caller locks rather than
     /// forgets.
     public func load() throws(Failure) -> Pairing.Guard {
-        guard FileManager.default.fileExists(atPath: path) else { return Pairing.Guard() }
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot be read") }
+        guard FileSystem.exists(path) else { return Pairing.Guard() }
+        guard let data = FileSystem.contents(path) else { throw Failure(description: "\(path): cannot be read") }
         let r: Record
         do { r = try Record(try JSON.parse(Array(data), limits: JSON.Limits(maxBytes: 64 * 1024, maxDepth: 4))) } catch {
             throw Failure(description: "\(path): not a pairing record (\(error)); remove it to start again")

@@ -1,5 +1,4 @@
 import CZlib
-import FoundationEssentials
 
 /// One of the page's files, ready to send: its bytes, gzipped once at
 /// start-up (sent to browsers that accept gzip; every browser does), and

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TockLinux
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +33,7 @@ public final class TokenStore: @unchecked Sendable {
     public let path: String
     private let lock = Lock()
     private var entries: [Entry] = []
-    private var stamp: (Date, Int)?
+    private var stamp: FileSystem.Stamp?
 
     public init(path: String) {
         self.path = path
@@ -58,7 +57,7 @@ public final class TokenStore: @unchecked Sendable {
     }
 
     /// A new token for `name`.
-    public func add(name: String, now: Date = Date()) throws(Failure) -> Entry {
+    public func add(name: String, now: Int64 = Int64(time(nil))) throws(Failure) -> Entry {
         lock.lock()
         defer { lock.unlock() }
         try reload()
@@ -72,7 +71,7 @@ public final class TokenStore: @unchecked Sendable {
         var id = hex(3)
         while entries.contains(where: { $0.id == id }) { id = hex(3) }
         let cleaned = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(40))
-        let e = Entry(id: id, token: hex(32), name: cleaned.isEmpty ? "browser" : cleaned, created: Int64(now.timeIntervalSince1970))
+        let e = Entry(id: id, token: hex(32), name: cleaned.isEmpty ? "browser" : cleaned, created: now)
         entries.append(e)
         try write()
         return e
@@ -90,15 +89,13 @@ public final class TokenStore: @unchecked Sendable {
     }
 
     private func reload() throws(Failure) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let attributes else {
+        guard let now = FileSystem.stamp(path) else {
             entries = []
             stamp = nil
             return
         }
-        let now = (attributes[.modificationDate] as? Date ?? .distantPast, (attributes[.size] as? Int) ?? 0)
         if let stamp, stamp == now { return }
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot be read") }
+        guard let data = FileSystem.contents(path) else { throw Failure(description: "\(path): cannot be read") }
         do {
             let list = try JSON.parse(Array(data), limits: JSON.Limits(maxBytes: 4 << 20, maxDepth: 4))
             guard let items = list.array else { throw Failure(description: "\(list.kind), not a list") }
@@ -117,8 +114,9 @@ public final class TokenStore: @unchecked Sendable {
     private func write() throws(Failure) {
         let tmp = path + ".new"
         do {
-            let data = Data(JSON.array(entries.map(\.json)).bytes(.encoderPretty))
-            guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            let data = JSON.array(entries.map(\.json)).bytes(.encoderPretty)
+            FileSystem.remove(tmp)
+            guard FileSystem.create(tmp, data, mode: 0o600) else {
                 throw Failure(description: "\(tmp): cannot be written (does the directory exist and belong to tock-web?)")
             }
             guard rename(tmp, path) == 0 else { throw Failure(description: "\(path): cannot be replaced (errno \(errno))") }

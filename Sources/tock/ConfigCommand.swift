@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import TockLinux
 import Glibc
 import TockHost

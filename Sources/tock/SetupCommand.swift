@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import TockLinux
 import Glibc
 import SystemPackage
@@ -70,7 +69,7 @@ struct SetupCommand: ParsableCommand {
         @OptionGroup var socket: SocketOption
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: SetupPaths().errorCode) else { return }
+            guard let data = FileSystem.contents(SetupPaths().errorCode) else { return }
             let code = String(decoding: data, as: UTF8.self).trimmingSpaces
             guard SetupCode(rawValue: code) != nil else { return }
             _ = try readReply(send(.notice(text: code, seconds: 300), socket: socket))
@@ -82,7 +81,7 @@ struct SetupCommand: ParsableCommand {
 struct LinuxSetupSystem: SetupSystem {
     /// This same program's `config check`, so the file is checked by the tock that will read it.
     func checkConfig(_ path: String) -> (passed: Bool, output: String) {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/usr/bin/tock"
+        let me = FileSystem.linkTarget("/proc/self/exe") ?? "/usr/bin/tock"
         let r = Self.run(me, ["config", "check", path])
         return (r.status == 0, r.output)
     }
@@ -101,8 +100,8 @@ struct LinuxSetupSystem: SetupSystem {
     func ensureHostKey(comment: String) {
         let key = "/data/ssh/ssh_host_ed25519_key"
         if Self.run("/usr/bin/ssh-keygen", ["-y", "-f", key]).status == 0,
-           ((try? FileManager.default.attributesOfItem(atPath: key + ".pub")[.size] as? Int) ?? 0) > 0 { return }
-        for f in [key + ".new", key + ".new.pub"] { try? FileManager.default.removeItem(atPath: f) }
+           (FileSystem.stamp(key + ".pub")?.size ?? 0) > 0 { return }
+        for f in [key + ".new", key + ".new.pub"] { FileSystem.remove(f) }
         guard Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", key + ".new"]).status == 0 else { return }
         _ = rename(key + ".new.pub", key + ".pub")
         _ = rename(key + ".new", key)
@@ -112,7 +111,8 @@ struct LinuxSetupSystem: SetupSystem {
     /// and tock-buses.txt).
     func writeBootLog(_ text: String, to path: String) {
         let tmp = "/run/tock-image/\(FilePath(path).lastComponent?.string ?? path)"
-        guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
+        FileSystem.remove(tmp)
+        guard FileSystem.create(tmp, Array(text.utf8), mode: 0o644) else { return }
         let dir = FilePath(path).removingLastComponent().string
         _ = Self.run("/usr/lib/tock-image/boot-rw", ["sh", "-c", "mkdir -p \"$1\" && cp \"$2\" \"$3.tmp\" && mv \"$3.tmp\" \"$3\"", "log", dir, tmp, path])
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import TockLinux
 import Glibc
 import TockHost
@@ -43,14 +42,14 @@ struct Sim: ParsableCommand {
         if let script {
             try runScript(cfg, path: script)
         } else {
-            let env = ProcessInfo.processInfo.environment
+            let env = FileSystem.environment()
             let path = socket ?? env["TOCK_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? ControlSocketPath.personal(env)
             try InteractiveSimulator(config: cfg, tracePath: trace, socketPath: path.isEmpty ? nil : path).run()
         }
     }
 
     private func runScript(_ cfg: Configuration, path: String) throws {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let bytes = FileSystem.contents(path), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the script \(path)")
         }
         let parsed: Script
@@ -59,7 +58,7 @@ struct Sim: ParsableCommand {
         if let epoch {
             do { start = try CalendarText.parse(epoch) } catch { throw ValidationError("--epoch: \(error.description)") }
         } else {
-            start = WallTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
+            start = SystemClock().now().wall
         }
         let out = try TraceSink(path: trace ?? "-")
         let sim = ScriptedSimulation(config: cfg, script: parsed, epoch: start, trace: out.write)
