@@ -284,6 +284,7 @@ bench:
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 $(BENCH_VENV)/bin/python bench.py --tock $(CURDIR)/.build-release/release/tock \
 		--swift-timer $(CURDIR)/.build-bench-peer/release/swift-timer --python $(BENCH_VENV)/bin/python \
 		--floor-static $(FLOOR)/floor-static --floor-dynamic $(FLOOR)/floor-dynamic \
+		--floor-swift $(FLOOR)/count-swift --floor-c $(FLOOR)/count-c \
 		--out $(BENCH_OUT) $(if $(QUICK),--quick,)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) mosquitto mosquitto-clients"
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 mqtt_bench.py --tock $(CURDIR)/.build-release/release/tock \
@@ -291,6 +292,7 @@ bench:
 	@$(MAKE) --no-print-directory bench-tm1637
 	@$(MAKE) --no-print-directory bench-timers
 	@$(MAKE) --no-print-directory bench-kernel-path
+	@$(MAKE) --no-print-directory bench-syscalls
 
 ## The display path through a real kernel (Benchmarks/kernel-path/): the
 ## release build in the gpio-sim VM driving a TM1637, counting down and as
@@ -392,13 +394,25 @@ bench-tick:
 	$(DEPLOY_BUILD)
 	bash Benchmarks/tick_cost.sh $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock
 
+## System calls a wake-up while counting down MM:SS, counted by strace
+## (Benchmarks/wake_syscalls.sh), beside an earlier build with
+## BEFORE=path/to/old/tock (about a minute).
+.PHONY: bench-syscalls
+bench-syscalls:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) strace"
+	$(DEPLOY_BUILD)
+	bash Benchmarks/wake_syscalls.sh $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock
+
 ## The floor (Benchmarks/peers/Floor): a Swift program without Foundation
 ## that says ready and waits, linked as the release build is and as the
 ## Swift peer is.
 FLOOR := $(CURDIR)/.build-bench-floor
 FLOOR_BUILD = mkdir -p $(FLOOR) && swiftc -O -static-stdlib -use-ld=lld -Xclang-linker --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
 	-Xlinker -z -Xlinker pack-relative-relocs Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-static \
-	&& swiftc -O Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-dynamic
+	&& swiftc -O Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-dynamic \
+	&& swiftc -O -static-stdlib -use-ld=lld -Xclang-linker --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
+	-Xlinker -z -Xlinker pack-relative-relocs -import-objc-header Benchmarks/floor/floor.h Benchmarks/floor/floor.swift \
+	-o $(FLOOR)/count-swift && cc -O2 Benchmarks/floor/floor.c -o $(FLOOR)/count-c
 
 ## Instructions from exec to ready, and per second of counting with the
 ## service's notification socket, under callgrind (Benchmarks/startup.py):

@@ -20,6 +20,8 @@ import threading
 import time
 
 import analysis
+import callgrind
+import memory
 import outputs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,12 +101,8 @@ def memory_kb(pid):
     memory (the process's own, which only it can free) and file-backed
     pages (the program's code and data, which the kernel may drop and read
     again): /proc/PID/status, proc(5)."""
-    out = {}
-    for line in open(f"/proc/{pid}/status"):
-        key = line.split(":")[0]
-        if key in ("VmHWM", "RssAnon", "RssFile"):
-            out[key] = int(line.split()[1])
-    return out
+    fields = memory.status(pid)
+    return {k: fields[k] for k in ("VmHWM", "RssAnon", "RssFile") if k in fields}
 
 
 # ---------------------------------------------------------------- one run
@@ -129,6 +127,8 @@ class Run:
                     "--mock-input", self.fifo, "--timing-log", self.log], {}
         if p == "swift-timer":
             return [self.bin["swift-timer"], str(d), self.fifo, self.log], {}
+        if p in ("floor-swift", "floor-c"):  # Benchmarks/floor: the least a count-down MM:SS costs
+            return [self.bin[p], str(d), self.fifo, self.log], {}
         if p == "swift-timer-1hz":  # the same program ticking once a second: the fairest peer for MM:SS
             return [self.bin["swift-timer"], str(d), self.fifo, self.log], {"SWIFT_TIMER_INTERVAL": "1"}
         return [self.bin["python"], os.path.join(HERE, "peers", "gpiozero_timer.py"), str(d), self.fifo, self.log], \
@@ -381,11 +381,7 @@ def instructions(program, plan, binaries, work):
     finally:
         run.stop(timeout=60)
     dumps = [f for f in os.listdir(run.dir) if f.startswith("callgrind.out.")]
-    total = 0
-    for f in dumps:
-        for line in open(os.path.join(run.dir, f)):
-            if line.startswith("summary:") or line.startswith("totals:"):
-                total = max(total, int(line.split()[1]))
+    total = callgrind.total(os.path.join(run.dir, f) for f in dumps)
     return {"program": program, "instructions_per_s": total / seconds if dumps else None}
 
 
@@ -534,6 +530,8 @@ def main():
     ap.add_argument("--python")
     ap.add_argument("--floor-static", help="the floor program linked as Tock is (Benchmarks/peers/Floor)")
     ap.add_argument("--floor-dynamic", help="the floor program linked as the Swift peer is")
+    ap.add_argument("--floor-swift", help="the Swift floor for a count-down (Benchmarks/floor/floor.swift), linked as Tock is")
+    ap.add_argument("--floor-c", help="the C floor for a count-down (Benchmarks/floor/floor.c)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--programs", help="comma-separated subset, for a focused run")
@@ -562,7 +560,8 @@ def main():
     if args.conditions:
         plan.conditions = args.conditions.split(",")
     binaries = {"tock": args.tock, "swift-timer": args.swift_timer, "python": args.python,
-                "floor-static": args.floor_static, "floor-dynamic": args.floor_dynamic}
+                "floor-static": args.floor_static, "floor-dynamic": args.floor_dynamic,
+                "floor-swift": args.floor_swift, "floor-c": args.floor_c}
     os.makedirs(args.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tock-bench-")
     results = []
@@ -581,8 +580,8 @@ def main():
                                          for p in ("tock", "swift-timer", "gpiozero")]
     floors = [platform_floor(c, plan) for c in plan.conditions if c in ("idle", "load") and not args.programs]
     # Valgrind makes this the slowest part: a QUICK run leaves it out.
-    counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work)
-                                                     for p in ("tock", "swift-timer", "swift-timer-1hz", "gpiozero")]
+    counted = ["tock", "swift-timer", "swift-timer-1hz", "gpiozero"] + [f for f in ("floor-swift", "floor-c") if binaries.get(f)]
+    counts = [] if args.programs or plan.quick else [instructions(p, plan, binaries, work) for p in counted]
     idle = [] if args.programs or args.conditions else idle_clock(plan, binaries, work)
     # Valgrind again: a QUICK run gives the memory only.
     prints = [] if args.programs or args.conditions else footprint(binaries, results, work, instructions=not plan.quick)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import memory
 import outputs
 
 
@@ -94,10 +95,7 @@ class Tock:
         return json.loads(data)
 
     def rss_kb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+        return memory.status(self.proc.pid).get("VmRSS")
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)

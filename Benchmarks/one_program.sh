@@ -11,7 +11,7 @@ set -euo pipefail
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 printf 'display: {kind: none}\nbuzzer: {kind: none}\n' > "$work/config.yaml"
-kb() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$2/smaps_rollup"; }
+kb() { python3 "$(dirname "$0")/memory.py" "$1" "$2"; }
 echo "| package | installed KiB | tock Rss / Pss kB | tock-web Rss / Pss kB | both, Pss kB |"
 echo "|---|---:|---:|---:|---:|"
 for spec in "$@"; do

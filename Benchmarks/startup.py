@@ -24,12 +24,12 @@ import argparse
 import glob
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import callgrind as dumps
 import outputs
 
 
@@ -41,33 +41,6 @@ def callgrind(cmd, work, env=None, stdout=subprocess.DEVNULL):
     proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", stripped] + cmd[1:],
                             env=env, stdout=stdout, stderr=subprocess.DEVNULL)
     return proc, out
-
-
-ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"}
-
-
-def allocations(path):
-    """Calls to the C allocator recorded in one callgrind dump."""
-    names = {}
-    calls = 0
-    callee = None
-    for line in open(path):
-        m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line)
-        if m:
-            if m.group(2):
-                names[m.group(1)] = m.group(2).strip()
-            callee = names.get(m.group(1))
-            continue
-        if line.startswith("fn="):
-            m = re.match(r"fn=\((\d+)\)(?: (.*))?", line)
-            if m and m.group(2):
-                names[m.group(1)] = m.group(2).strip()
-            continue
-        if line.startswith("calls=") and callee is not None:
-            if callee in ALLOCATORS:
-                calls += int(line.split("=")[1].split()[0])
-            callee = None
-    return calls
 
 
 def dump(proc, out, allocs=None):
@@ -82,10 +55,8 @@ def dump(proc, out, allocs=None):
             time.sleep(0.5)  # let the file be written whole
             path = new.pop()
             if allocs is not None:
-                allocs.append(allocations(path))
-            for line in open(path):
-                if line.startswith(("summary:", "totals:")):
-                    return int(line.split()[1])
+                allocs.append(dumps.calls_to(path))
+            return dumps.totals(path)
         time.sleep(0.2)
     raise RuntimeError("callgrind wrote no dump")
 

@@ -58,6 +58,23 @@ class CallgrindTest(unittest.TestCase):
         self.assertEqual(f[("/tmp/x/tock", "$s8TockCore7RendererV5frame")], 49)
         self.assertEqual(callgrind.totals(self.path), 1000)
 
+    def test_calls_and_their_inclusive_cost_by_name(self):
+        # One call to the renderer, costing 500 inclusive; none to malloc.
+        self.assertEqual(callgrind.calls_matching([self.path], r"RendererV5frame"), (1, 500))
+        self.assertEqual(callgrind.calls_matching([self.path, self.path], r"Renderer"), (2, 1000))
+        self.assertEqual(callgrind.calls_to(self.path, {"$s8TockCore7RendererV5frame"}), 1)
+        self.assertEqual(callgrind.calls_to(self.path), 0)
+        self.assertEqual(callgrind.total([self.path, self.path]), 1000)
+        self.assertEqual(callgrind.total([]), 0)
+
+    def test_memory_reads_this_process(self):
+        import memory
+        status = memory.status(os.getpid())
+        self.assertGreater(status["VmRSS"], 0)
+        self.assertGreaterEqual(status["VmHWM"], status["VmRSS"])
+        rollup = memory.rollup(os.getpid())
+        self.assertGreaterEqual(rollup["Rss"], rollup["Pss"])
+
     def test_the_table_counts_files_the_press_spends_more_in(self):
         quiet = {"/s/Sources/TockLinux/Reactor.swift": 10, "/s/Sources/TockCore/Machine.swift": 0}
         pressed = {"/s/Sources/TockLinux/Reactor.swift": 10, "/s/Sources/TockCore/Machine.swift": 50,

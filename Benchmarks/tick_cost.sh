@@ -33,7 +33,7 @@ measure() {
     sleep 2
     counted_window $seconds
     local total
-    total=$(grep -hE "^(summary|totals):" "$d"/cg.out.* | awk '{print $2}' | sort -n | tail -1)
+    total=$(python3 "$(dirname "$0")/callgrind.py" totals "$d"/cg.out.*)
     echo $((total / seconds))
 }
 

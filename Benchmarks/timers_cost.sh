@@ -34,28 +34,13 @@ measure() {
     done
     sleep 2
     counted_window $seconds
-    python3 - "$seconds" "$d"/cg.out.* <<'PY'
-import re, sys
-seconds = int(sys.argv[1])
-total = 0; calls = {}; cost = {}
-names = {}
-for path in sys.argv[2:]:
-    lines = open(path, errors="replace").read().splitlines()
-    for i, l in enumerate(lines):
-        m = re.match(r"(?:fn|cfn)=\((\d+)\)(?: (.*))?", l)
-        if m and m.group(2): names[m.group(1)] = m.group(2)
-        if l.startswith(("summary:", "totals:")): total = max(total, int(l.split()[1]))
-        if l.startswith("cfn="):
-            fid = re.match(r"cfn=\((\d+)\)", l).group(1)
-            if i + 2 < len(lines) and lines[i + 1].startswith("calls="):
-                calls[fid] = calls.get(fid, 0) + int(lines[i + 1].split()[0][6:])
-                cost[fid] = cost.get(fid, 0) + int(lines[i + 2].split()[1])
-def per(pattern):
-    ids = [k for k, v in names.items() if re.search(pattern, v)]
-    n = sum(calls.get(k, 0) for k in ids); c = sum(cost.get(k, 0) for k in ids)
-    return n, c
-qn, qc = per(r"MachineV9quietTick")
-hn, hc = per(r"MachineV6handle_2at")
+    PYTHONPATH="$(dirname "$0")" python3 - "$seconds" "$d"/cg.out.* <<'PY'
+import sys
+import callgrind
+seconds, dumps = int(sys.argv[1]), sys.argv[2:]
+total = callgrind.total(dumps)
+qn, qc = callgrind.calls_matching(dumps, r"MachineV9quietTick")
+hn, hc = callgrind.calls_matching(dumps, r"MachineV6handle_2at")
 full = (hc - qc) // max(hn - qn, 1) if hn > qn else 0
 print(total // seconds, qc // max(qn, 1), qn, full, hn - qn)
 PY

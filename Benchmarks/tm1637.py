@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import callgrind
 import outputs
 
 KINDS = ["1", "2", "3", "4", "count"]
@@ -86,10 +87,10 @@ def instructions(binary, kind, n, work, bus):
     out = os.path.join(work, f"callgrind.{kind}.{bus}")
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--toggle-collect=*measured*",
                     binary, kind, str(n)] + (["null"] if bus == "null" else []), check=True, capture_output=True)
-    for line in open(out):
-        if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1]) / n
-    raise RuntimeError("callgrind wrote no totals")
+    total = callgrind.totals(out)
+    if not total:
+        raise RuntimeError("callgrind wrote no totals")
+    return total / n
 
 
 def measure(binary, n):

@@ -35,6 +35,8 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "web"))
 from harness import free_port  # noqa: E402
+import callgrind  # noqa: E402
+import memory  # noqa: E402
 
 
 def wait(ok, what, seconds):
@@ -79,12 +81,7 @@ class Callgrind:
         subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], capture_output=True, timeout=120, check=True)
         wait(lambda: set(os.listdir(self.work)) - before, "callgrind's dump", 60)
         new = sorted(set(os.listdir(self.work)) - before)
-        total = 0
-        for f in new:
-            for line in open(os.path.join(self.work, f)):
-                if line.startswith("summary:") or line.startswith("totals:"):
-                    total = max(total, int(line.split()[1]))
-        return total
+        return callgrind.total(os.path.join(self.work, f) for f in new)
 
     def stop(self):
         if self.proc.poll() is None:
@@ -227,7 +224,7 @@ def page_bytes(tock, web, token_entry, work):
         for x in displays:
             x.ready.wait(10)
         time.sleep(2)
-        rss = next(int(l.split()[1]) for l in open(f"/proc/{srv.pid}/status") if l.startswith("VmRSS"))
+        rss = memory.status(srv.pid)["VmRSS"]
         for x in displays:
             x.close()
         return {"first_load_bytes": first, "reload_bytes": again, "rss_kib_5_displays": rss}

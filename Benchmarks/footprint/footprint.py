@@ -16,8 +16,13 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import callgrind  # noqa: E402
+import memory  # noqa: E402
 
 
 def wait(ok, seconds=120):
@@ -38,8 +43,8 @@ def listening(port):
 
 
 def rss(pid):
-    fields = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status"))
-    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+    fields = memory.status(pid)
+    return fields["VmRSS"], fields["VmHWM"]
 
 
 def box(tock, d, prefix=()):
@@ -56,10 +61,10 @@ def stop(p):
 
 
 def instructions(out):
-    for line in open(out):
-        if line.startswith("summary:") or line.startswith("totals:"):
-            return int(line.split()[1])
-    raise SystemExit(f"{out}: no summary")
+    total = callgrind.totals(out)
+    if not total:
+        raise SystemExit(f"{out}: no summary")
+    return total
 
 
 def measure_tock(tock):
