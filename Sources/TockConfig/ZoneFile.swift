@@ -31,9 +31,22 @@ public enum ZoneFile {
         }
         guard FileSystem.exists("/etc/localtime") else { return .utc }
         let target = FileSystem.linkTarget("/etc/localtime") ?? ""
-        let tail = target.ranges(of: "zoneinfo/").last.map { String(target[$0.upperBound...]) } ?? target
+        let tail = afterLastZoneinfo(target)
         let name = tail.isEmpty ? "localtime" : tail
         return try read("/etc/localtime", name: name, directory: directory(environment))
+    }
+
+    /// What follows the last "zoneinfo/" in a link's target (the zone's
+    /// name), or the whole target. Byte by byte: the standard library's
+    /// generic `ranges(of:)` cost start-up half a million instructions.
+    static func afterLastZoneinfo(_ target: String) -> String {
+        let bytes = Array(target.utf8), marker = Array("zoneinfo/".utf8)
+        var i = bytes.count - marker.count
+        while i >= 0 {
+            if bytes[i..<i + marker.count].elementsEqual(marker) { return String(decoding: bytes[(i + marker.count)...], as: UTF8.self) }
+            i -= 1
+        }
+        return target
     }
 
     static let utcNames: Set<String> = ["UTC", "UCT", "GMT", "Zulu", "Universal", "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/Zulu", "Etc/Universal"]

@@ -97,4 +97,13 @@ import Testing
             #expect(e.problems.first?.line == 2 && e.description.contains("keys must be plain words"))
         } catch { Issue.record("\(error)") }
     }
+
+    /// /etc/localtime's target names the zone after its last "zoneinfo/".
+    @Test func theSystemZonesNameIsWhatFollowsZoneinfo() {
+        #expect(ZoneFile.afterLastZoneinfo("/usr/share/zoneinfo/Europe/Berlin") == "Europe/Berlin")
+        #expect(ZoneFile.afterLastZoneinfo("../usr/share/zoneinfo/posix/zoneinfo/UTC") == "UTC")
+        #expect(ZoneFile.afterLastZoneinfo("/etc/zones/Berlin") == "/etc/zones/Berlin")
+        #expect(ZoneFile.afterLastZoneinfo("zoneinfo/") == "")
+        #expect(ZoneFile.afterLastZoneinfo("") == "")
+    }
 }

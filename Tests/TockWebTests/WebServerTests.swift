@@ -86,6 +86,12 @@ final class WebServerTests: XCTestCase {
             }
         }
 
+        /// Whether anything has come back yet (no wait).
+        func hasReply() -> Bool {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&p, 1, 0) == 1
+        }
+
         /// The status of the first reply read.
         func status() -> Int? {
             var out: [UInt8] = []
@@ -108,12 +114,6 @@ final class WebServerTests: XCTestCase {
     func waitFor(_ done: () -> Bool) {
         let end = Date() + 5
         while !done(), Date() < end { Thread.sleep(forTimeInterval: 0.002) }
-    }
-
-    func elapsed(_ body: () throws -> Void) rethrows -> Double {
-        let t = Date()
-        try body()
-        return Date().timeIntervalSince(t)
     }
 
     // MARK: 2. bodies
@@ -191,14 +191,16 @@ final class WebServerTests: XCTestCase {
     // MARK: 4. connections
 
     /// A connection that sends nothing is closed after `requestTime`; one
-    /// that trickles a byte at a time gets 408 at the same deadline.
+    /// that trickles a byte at a time gets 408 at the same deadline. (The
+    /// client waits at most 5 s for the close: a server that never cuts
+    /// fails here. When the cut falls is HTTPSession's rule, tested on
+    /// injected time.)
     func testIdleAndTricklingConnectionsAreCut() throws {
         var limits = HTTPLimits()
         limits.requestTime = .milliseconds(300)
         try start(limits: limits)
         let idle = try Client(port: port)
-        let t = elapsed { XCTAssertTrue(idle.readAll().closed) }
-        XCTAssertLessThan(t, 2)
+        XCTAssertTrue(idle.readAll().closed)
         let slow = try Client(port: port)
         slow.send("GET / HTTP/1.1\r\n")
         Thread.sleep(forTimeInterval: 0.1)
@@ -302,14 +304,10 @@ final class WebServerTests: XCTestCase {
         let second = try Client(port: port)
         second.send("GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: tock_token=\(token)\r\n\r\n")
         XCTAssertEqual(second.status(), 503)
-        var ended = false
-        let t = elapsed {
-            let (bytes, closed) = first.readAll()
-            ended = closed
-            XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains(": \n\n"), "a heartbeat")
-        }
+        // Ended by the server (the client waits at most 5 s for that).
+        let (bytes, ended) = first.readAll()
+        XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains(": \n\n"), "a heartbeat")
         XCTAssertTrue(ended)
-        XCTAssertLessThan(t, 2)
         // The place is free again.
         let third = try Client(port: port)
         third.send("GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: tock_token=\(token)\r\n\r\n")
@@ -377,11 +375,14 @@ final class WebServerTests: XCTestCase {
         waitFor { gate.waiting == gate.limit }
         XCTAssertEqual(gate.waiting, gate.limit, "the requests did not reach the stalled appliance")
         let page = try Client(port: port)
-        let t = elapsed {
-            page.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            XCTAssertEqual(page.status(), 200)
-        }
-        XCTAssertLessThan(t, 0.5, "GET / waited for the appliance")
+        page.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(page.status(), 200)
+        // The page was answered while every call to the appliance was still
+        // held: none of those has had its reply (the link's timeout, 2 s,
+        // has not released one), so the page did not wait behind them.
+        XCTAssertEqual(gate.waiting, gate.limit, "GET / waited for the appliance")
+        // (Those the gate refused were answered 503 at once; the held ones not.)
+        XCTAssertGreaterThanOrEqual(waiting.filter { !$0.hasReply() }.count, gate.limit, "GET / was answered only after the appliance's calls")
         // Each is answered: 503 from the gate or the link's timeout, 409 while another's code is out,
         // 429 past the 3 codes a window allows.
         let statuses = waiting.map { $0.status() }
