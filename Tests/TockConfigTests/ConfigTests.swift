@@ -119,6 +119,22 @@ import TockLinux
         #expect(throws: CalendarText.Invalid.self) { try CalendarText.parse("2026-06-24T12:00[Mars/Olympus]") }
     }
 
+    /// Tock's own calendar reads what Foundation's did: a local time in the
+    /// spring-forward gap with the offset before the gap, one that occurs
+    /// twice as the first, a 60th second carried into the next minute (and
+    /// refused when that is another day), the fraction kept.
+    @Test func localTimesAtTheEdgesOfTheCalendar() throws {
+        // Berlin, 29 March 2026: 02:00 CET becomes 03:00 CEST; 02:30 does not exist.
+        #expect(try CalendarText.parse("2026-03-29T02:30[Europe/Berlin]") == WallTime(secondsSince1970: 1_774_747_800))
+        // 25 October 2026: 03:00 CEST becomes 02:00 CET; 02:30 happens twice.
+        #expect(try CalendarText.parse("2026-10-25T02:30[Europe/Berlin]") == WallTime(secondsSince1970: 1_792_888_200))
+        #expect(try CalendarText.parse("2026-06-24T12:00:60Z") == WallTime(secondsSince1970: 1_782_302_460))
+        #expect(throws: CalendarText.Invalid.self) { try CalendarText.parse("2026-12-31T23:59:60Z") }
+        #expect(try CalendarText.parse("2026-06-24T12:01:00.25Z").nanoseconds == 1_782_302_460_250_000_000)
+        #expect(CalendarText.format(WallTime(secondsSince1970: 1_782_302_460)) == "2026-06-24T12:01:00Z")
+        #expect(CalendarText.format(WallTime(secondsSince1970: 0)) == "1970-01-01T00:00:00Z")
+    }
+
     @Test func brokenYAMLNamesTheLine() {
         let p = problems("mode: timer\ntimer:\n  presets: [5m\n")
         #expect(p.count == 1 && p[0].message.contains("not valid YAML"))
