@@ -58,12 +58,13 @@ demo-sim: build
 ## MQTT link and Home Assistant, the deployment files and both packages,
 ## the real-kernel GPIO tests under QEMU (amd64 and arm64), the amd64
 ## package booted under systemd in QEMU, and the Raspberry Pi image booted,
-## cut and upgraded under QEMU (image-smoke). Three lanes of stages run side
+## cut and upgraded under QEMU (image-smoke). Four lanes of stages run side
 ## by side (.ci/lanes): the arm64 package and then the image's boots (the
 ## longest) at normal priority; at nice 5, the debug build, the amd64
-## package, the Swift tests, Home Assistant, the deployment files and
-## systemd in one lane, and the broker, the GPIO VMs and the page in the
-## other, each of these waiting (@STAGE) for the build it uses. Every boot is paid once (docs/testing.md, "Which boot proves
+## package, the Swift tests, the deployment files, systemd and Wi-Fi in
+## one lane, the broker, the GPIO VMs and the page in another, and Home
+## Assistant (mostly waiting on its own start) in a third, each of these
+## waiting (@STAGE) for the build it uses. Every boot is paid once (docs/testing.md, "Which boot proves
 ## what"). The Debian 13 arm64 root of the image is made beside them
 ## (image-base-background). Every stage prints its time, and the run ends
 ## with the table (docs/testing.md, "Budget").
@@ -74,8 +75,9 @@ test: deps
 	$(MAKE) --no-print-directory image-base-background
 	MAKE="$(MAKE) $(LANE_FLAGS)" bash .ci/lanes \
 		"arm: deb-arm64 image-smoke" \
-		"home/5: test-build deb swift-test checks ha-test deploy-test systemd-test wifi-test" \
+		"home/5: test-build deb swift-test checks deploy-test systemd-test wifi-test" \
 		"link/5: @test-build mqtt-test address-test @deb vm-test @deb-arm64 vm-test-arm64 web-test" \
+		"ha/5: @test-build ha-test" \
 		|| { $(STAGE) --table; $(STAGE) --failed; exit 1; }
 	@$(STAGE) --table
 

@@ -15,10 +15,22 @@ public enum Subprocess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, pipe[1], STDERR_FILENO)
+        // The child starts with every signal at its default and none
+        // blocked: what this process ignores (SIGPIPE) or receives through a
+        // signalfd (blocked) must not be inherited by another program.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let started = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         Glibc.close(pipe[1])
         guard started == 0 else {
             Glibc.close(pipe[0])
