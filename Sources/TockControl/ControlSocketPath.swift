@@ -11,7 +11,7 @@ public enum ControlSocketPath {
 
     /// The simulator's: `$XDG_RUNTIME_DIR/tock/control.sock` (the user's
     /// own runtime directory), else `/tmp/tock-UID/control.sock`.
-    public static func personal(_ environment: [String: String] = FileSystem.environment()) -> String {
+    public static func personal(_ environment: [String: String] = Environment.all()) -> String {
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/tock" : nil } ?? "/tmp/tock-\(getuid())"
         return base + "/control.sock"
     }
@@ -19,7 +19,7 @@ public enum ControlSocketPath {
     /// What a client connects to: `$TOCK_SOCKET`; else the service's if it
     /// is there; else the simulator's if that is there; else the
     /// service's (so the error names it).
-    public static func forClient(_ environment: [String: String] = FileSystem.environment(),
+    public static func forClient(_ environment: [String: String] = Environment.all(),
                                  exists: (String) -> Bool = { FileSystem.exists($0) }) -> String {
         if let s = environment["TOCK_SOCKET"], !s.isEmpty { return s }
         if exists(system) { return system }

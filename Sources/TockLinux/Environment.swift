@@ -17,4 +17,17 @@ public enum Environment {
     public static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// Every variable (for the few readers that take the whole
+    /// environment: the desk's socket path).
+    public static func all() -> [String: String] {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { out[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }
 }

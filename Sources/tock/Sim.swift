@@ -42,7 +42,7 @@ struct Sim: ParsableCommand {
         if let script {
             try runScript(cfg, path: script)
         } else {
-            let env = FileSystem.environment()
+            let env = Environment.all()
             let path = socket ?? env["TOCK_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? ControlSocketPath.personal(env)
             try InteractiveSimulator(config: cfg, tracePath: trace, socketPath: path.isEmpty ? nil : path).run()
         }
