@@ -107,7 +107,7 @@ let package = Package(
         ]),
         // One program: `tock`, and `tock-web` when run by that name (a link).
         .executableTarget(name: "tock", dependencies: [
-            "TockJSON", "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup",
+            "TockJSON", "TockService", "TockSimulator", "TockHost", "TockConfig", "TockControl", "TockDevices", "TockCore", "TockLinux", "TockGPIOD", "TockShell", "TockSetup", "TockMock",
             "TockWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -126,7 +126,7 @@ let package = Package(
         // a configuration text's problems.
         .target(name: "TockTestSupport", dependencies: ["TockConfig", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "TockCoreTests", dependencies: ["TockCore"]),
-        .testTarget(name: "TockCommandTests", dependencies: ["tock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "TockCommandTests", dependencies: ["tock", "TockLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TockHardwareTests", dependencies: ["TockCore", "TockHardware"]),
         .testTarget(name: "TockJSONTests", dependencies: ["TockJSON"]),
         .testTarget(name: "TockMockTests", dependencies: ["TockCore", "TockHardware", "TockMock"]),

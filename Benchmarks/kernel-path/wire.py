@@ -405,9 +405,50 @@ def check(files):
     return faults
 
 
+def check_splash(files):
+    """Faults of a `tock splash` run (Tests/vm/scenarios/tock-splash.sh),
+    [] when the wire carries one frame of wire.env's text at its
+    brightness, within the datasheet's timing, and no other line moved."""
+    env = dict(l.strip().split("=", 1) for l in read_lines(os.path.join(files, "wire.env")) if "=" in l)
+    base = int(read_lines(os.path.join(files, "gpio-base.txt"))[0].strip())
+    clk, dio = base + int(env["clk"]), base + int(env["dio"])
+    _, _, ops = read_events(os.path.join(files, "events.txt.gz"))
+    faults = []
+    others = sorted({o["line"] - base for o in ops if o["line"] not in (clk, dio)})
+    if others:
+        faults.append(f"lines other than the display's were driven or read: offsets {others}")
+    try:
+        a = analyse(files)
+    except WireError as e:
+        return faults + [f"wire: {e}"]
+    texts = [f["text"] for f in a["frames"]]
+    if texts != [env["text"]]:
+        faults.append(f"the wire shows {texts}, not one frame of {env['text']!r}")
+    control = [bs[0] for f in a["frames"] for bs in f["bytes"] if CONTROL <= bs[0] <= 0x8F]
+    want = CONTROL | DISPLAY_ON | int(env["brightness"])
+    if control != [want]:
+        faults.append(f"display control {[hex(c) for c in control]}, not [{hex(want)}] (on, brightness {env['brightness']})")
+    for k, lim in {"clk_high": MIN_HALF_PERIOD_US, "clk_low": MIN_HALF_PERIOD_US,
+                   "setup": MIN_SETUP_HOLD_US, "hold": MIN_SETUP_HOLD_US}.items():
+        v = a["timing"][k]
+        if not v:
+            faults.append(f"no {k} phase measured")
+        elif min(v) < lim:
+            faults.append(f"{k} {min(v):.1f} us is under the datasheet's {lim} us")
+    return faults
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "check-splash":
+        faults = check_splash(argv[2])
+        for f in faults:
+            print("wire check-splash: FAIL: " + f, file=sys.stderr)
+        if not faults:
+            print(f"wire check-splash: one frame, {read_lines(os.path.join(argv[2], 'splash.log'))[0].strip()}, "
+                  "no other line touched, timing within the datasheet")
+        return 1 if faults else 0
     if len(argv) != 3 or argv[1] != "check":
-        print("usage: wire.py check DIR", file=sys.stderr)
+        print("usage: wire.py check DIR | check-splash DIR", file=sys.stderr)
         return 2
     faults = check(argv[2])
     if faults:

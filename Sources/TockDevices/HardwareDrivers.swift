@@ -16,18 +16,7 @@ extension Devices {
     static func outputs(_ config: Configuration, leds names: [String], on board: any Board)
         throws -> (display: any SegmentDisplay, sounder: any Sounder, leds: [String: any DigitalOutput]) {
         let hw = config.hardware
-        let display: any SegmentDisplay
-        switch hw.display {
-        case .none:
-            display = NoDisplay()
-        case .tm1637:
-            let wires = try board.twoWire(clock: "display.clk", data: "display.dio")
-            display = TM1637(pins: wires.pins, delay: wires.delay, clockLine: hw.clk, dataLine: hw.dio, digits: config.settings.display.digits)
-        case .ht16k33:
-            display = HT16K33(bus: try board.i2c(bus: hw.i2cBus, address: UInt8(hw.i2cAddress)))
-        case .max7219:
-            display = MAX7219(bus: try board.spi(bus: hw.spiBus, chipSelect: hw.spiDevice), digits: config.settings.display.digits)
-        }
+        let display = try self.display(config, on: board)
         let sounder: any Sounder
         switch hw.buzzer {
         case .active: sounder = ActiveBuzzer(line: try board.output("buzzer.pin", role: "the buzzer", activeLow: hw.buzzerActiveLow))
@@ -37,6 +26,25 @@ extension Devices {
         var leds: [String: any DigitalOutput] = [:]
         for name in names { leds[name] = try board.output("leds.\(name)", role: "the \(name) LED", activeLow: false) }
         return (display, sounder, leds)
+    }
+}
+
+extension Devices {
+    /// The display the configuration names, opened over `board` (and
+    /// nothing else: `tock splash` opens only this).
+    static func display(_ config: Configuration, on board: any Board) throws -> any SegmentDisplay {
+        let hw = config.hardware
+        switch hw.display {
+        case .none:
+            return NoDisplay()
+        case .tm1637:
+            let wires = try board.twoWire(clock: "display.clk", data: "display.dio")
+            return TM1637(pins: wires.pins, delay: wires.delay, clockLine: hw.clk, dataLine: hw.dio, digits: config.settings.display.digits)
+        case .ht16k33:
+            return HT16K33(bus: try board.i2c(bus: hw.i2cBus, address: UInt8(hw.i2cAddress)))
+        case .max7219:
+            return MAX7219(bus: try board.spi(bus: hw.spiBus, chipSelect: hw.spiDevice), digits: config.settings.display.digits)
+        }
     }
 }
 

@@ -62,7 +62,7 @@ def critical_chain(vm):
 # mounts, the image's own units and tock.
 NOTE = [r"systemd-fsck@dev-disk-by\x2dpartuuid-746f636b\x2d03.service", "data.mount",
         r"systemd-fsck@dev-disk-by\x2dpartuuid-746f636b\x2d01.service", "boot-firmware.mount",
-        "tock-data-grow.service", "tock-clock.service", "tock-setup.service", "systemd-tmpfiles-setup.service",
+        "tock-splash.service", "tock-data-grow.service", "tock-clock.service", "tock-setup.service", "systemd-tmpfiles-setup.service",
         "sysinit.target", "tock.service"]
 
 

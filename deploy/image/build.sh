@@ -88,7 +88,7 @@ R=$here/rootfs
 sed "s/@DISKID@/$DISKID/g" "$R/fstab.in" > "$root/etc/fstab"
 install -d "$root/data" "$root/usr/lib/tock-image" "$root/etc/systemd/system/tock.service.d"
 install -m 0755 "$R/data-grow" "$R/root-ro" "$R/boot-rw" "$R/clock-from-data" "$R/tock-config" "$root/usr/lib/tock-image/"
-for u in tock-data-grow tock-setup tock-setup-notice tock-clock; do
+for u in tock-data-grow tock-setup tock-setup-notice tock-clock tock-splash; do
   sed "s/@DISKID@/$DISKID/g" "$R/systemd/$u.service" > "$root/etc/systemd/system/$u.service"
 done
 install -m 0644 "$R/systemd/tock-image.conf" "$root/etc/systemd/system/tock.service.d/tock-image.conf"
@@ -139,6 +139,7 @@ W=$root/etc/systemd/system
 mkdir -p "$W/sysinit.target.wants" "$W/multi-user.target.wants" "$W/network-online.target.wants"
 ln -sfn ../tock-setup.service "$W/sysinit.target.wants/tock-setup.service"
 ln -sfn ../tock-clock.service "$W/sysinit.target.wants/tock-clock.service"
+ln -sfn ../tock-splash.service "$W/sysinit.target.wants/tock-splash.service"
 mkdir -p "$W/local-fs.target.wants"
 ln -sfn ../tock-data-grow.service "$W/local-fs.target.wants/tock-data-grow.service"
 ln -sfn ../tock-setup-notice.service "$W/multi-user.target.wants/tock-setup-notice.service"
