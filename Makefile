@@ -295,6 +295,7 @@ bench:
 	@$(MAKE) --no-print-directory bench-timers
 	@$(MAKE) --no-print-directory bench-kernel-path
 	@$(MAKE) --no-print-directory bench-syscalls
+	@$(MAKE) --no-print-directory bench-card
 
 ## The display path through a real kernel (Benchmarks/kernel-path/): the
 ## release build in the gpio-sim VM driving a TM1637, counting down and as
@@ -404,6 +405,16 @@ bench-syscalls:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) strace"
 	$(DEPLOY_BUILD)
 	bash Benchmarks/wake_syscalls.sh $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock
+
+## Bytes reaching the card for each state change (Benchmarks/card_writes.sh):
+## the state file on ext4 on a loop device mounted as the image mounts its
+## data partition, a Start or Stop every 5 s, beside an earlier build with
+## BEFORE=path/to/old/tock (about 5 minutes a build; root).
+.PHONY: bench-card
+bench-card:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) e2fsprogs util-linux"
+	$(DEPLOY_BUILD)
+	$(SUDO) bash Benchmarks/card_writes.sh $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock | tee $(BENCH_OUT)/card-writes.txt
 
 ## The floor (Benchmarks/peers/Floor): a Swift program without Foundation
 ## that says ready and waits, linked as the release build is and as the

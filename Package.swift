@@ -46,7 +46,7 @@ let package = Package(
         // with dlopen only when `mqtt:` is configured.
         .target(name: "CMosquitto"),
         .target(name: "TockLinux", dependencies: [
-            "TockCore", "TockHardware", "TockLoop", "CTockLinux",
+            "TockCore", "TockHardware", "TockLoop", "CTockLinux", "CZlib",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // libyaml (Debian's libyaml-0-2): the configuration file's events.
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "TockGPIODTests", dependencies: ["TockHardware", "TockGPIOD"]),
         .testTarget(name: "TockConfigTests", dependencies: ["TockConfig", "TockCore", "TockLinux", "TockTestSupport"]),
         .testTarget(name: "TockShellTests", dependencies: [
-            "TockJSON", "TockShell", "TockConfig", "TockControl", "TockCore", "TockTestSupport",
+            "TockJSON", "TockShell", "TockConfig", "TockControl", "TockCore", "TockLinux", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["StateFilesV2", "StateFilesV3", "make-state-files.sh"]),
         .testTarget(name: "TockDevicesTests", dependencies: [

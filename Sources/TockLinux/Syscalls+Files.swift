@@ -52,6 +52,37 @@ extension Syscall {
         return FileKind(mode: st.st_mode)
     }
 
+    /// `fstat(fd, &st)`, fstat(2): the kind, the length and the identity
+    /// (device and inode) of an open descriptor.
+    static func status(of fd: FileDescriptor) throws(Errno) -> (kind: FileKind, size: Int64, device: UInt64, inode: UInt64) {
+        var st = stat()
+        _ = try check(retryOnInterrupt: false) { fstat(fd.rawValue, &st) }
+        return (FileKind(mode: st.st_mode), Int64(st.st_size), UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
+    /// `pwrite(fd, bytes, count, offset)`, pwrite(2), until every byte is
+    /// written (a short write is continued).
+    static func write(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: Int64) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let n = try bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) in
+                    try check(retryOnInterrupt: true) {
+                        Glibc.pwrite(fd.rawValue, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                    }
+                }
+            }.get()
+            guard n > 0 else { throw Errno.ioError }
+            done += n
+        }
+    }
+
+    /// `fdatasync(fd)`, fdatasync(2): the data reach the device, and the
+    /// metadata needed to read them back (not the times alone).
+    static func fdatasync(_ fd: FileDescriptor) throws(Errno) {
+        _ = try check(retryOnInterrupt: true) { Glibc.fdatasync(fd.rawValue) }
+    }
+
     /// `ftruncate(fd, length)`, ftruncate(2).
     static func truncate(_ fd: FileDescriptor, to length: Int64 = 0) throws(Errno) {
         _ = try check(retryOnInterrupt: true) { ftruncate(fd.rawValue, off_t(length)) }

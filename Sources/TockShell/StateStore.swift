@@ -5,9 +5,11 @@ import TockCore
 import TockLinux
 import TockLoop
 
-/// The state file under the service's StateDirectory: written atomically on
-/// every state transition (never on a tick, and not at all while nothing
-/// changes: SD cards wear), read once at start.
+/// The state file under the service's StateDirectory: written on every
+/// state transition (never on a tick, and not at all while nothing
+/// changes: SD cards wear), read once at start. It is a `SlotFile`: each
+/// change is one block written in place and synced, alternating between
+/// two slots, so a power cut mid-write leaves the state before it.
 public final class StateStore {
     /// The largest state file read, and written: one limit for both, so the
     /// writer never leaves a file the reader refuses. The largest state the
@@ -16,8 +18,8 @@ public final class StateStore {
     static let maxFileSize = 16 * 1024
 
     /// Writes are paced by a bucket of `burst` credits, one coming back
-    /// every `refill`. A write is an fsync of the file and of its directory
-    /// (on an SD card a few milliseconds and a flash page each): the
+    /// every `refill`. A write is a block written in place and synced
+    /// (on an SD card a few milliseconds and a flash page): the
     /// changes a person makes, even quickly, are written at once, so a
     /// crash or a power cut right after them loses nothing; a flood of
     /// commands is written once a second, with whatever the state is then,
@@ -28,6 +30,7 @@ public final class StateStore {
     public let path: String
     private let log: Logger
     private var written: [UInt8]?
+    private var file: SlotWriter
     private var credit = burst
     /// When the last credit came back (or the bucket was last full).
     private var creditAt: Instant?
@@ -46,6 +49,7 @@ public final class StateStore {
     public init(path: String, log: Logger, loop: (any EventLoop)? = nil) {
         self.path = path
         self.log = log
+        file = SlotWriter(path: path)
         writeFailedLog = loop.map { LimitedLog(log: log, loop: $0) }
         flushTimer = loop.map { loop in
             loop.makeTimer { [weak self] in self?.flush(at: loop.now().monotonic) }
@@ -64,9 +68,9 @@ public final class StateStore {
     }
 
     func load() -> Snapshot? {
-        let bytes: [UInt8]?
+        let read: (bytes: [UInt8], identity: SlotFile.Identity)?
         do {
-            bytes = try DurableFile.read(path, limit: Self.maxFileSize)
+            read = try SlotFile.read(path)
         } catch {
             if case .kind = error.reason {
                 // Not waited on, not followed: the next save puts a regular file in its place.
@@ -76,8 +80,25 @@ public final class StateStore {
             }
             return nil
         }
-        guard let bytes else {
+        guard let read else {
             log.info("no state file at \(path): first start")
+            return nil
+        }
+        let bytes: [UInt8]
+        switch SlotFile.parse(read.bytes) {
+        case .slot(let payload, let sequence):
+            bytes = payload
+            file.read(sequence: sequence, identity: read.identity)
+        case .plain(let payload):
+            // Written whole by an earlier version (or by hand): read, and
+            // replaced by a slot file at the next save.
+            guard payload.count <= Self.maxFileSize else {
+                log.error("state file \(path): cannot read it (\(payload.count) bytes, more than the \(Self.maxFileSize) a state file may be); starting from ready")
+                return nil
+            }
+            bytes = payload
+        case .damaged(let why):
+            log.error("state file \(path) is damaged (\(why)); starting from ready")
             return nil
         }
         do {
@@ -151,7 +172,7 @@ public final class StateStore {
             return
         }
         do {
-            try DurableFile.replace(path, with: bytes)
+            try file.write(bytes)
             written = bytes
             writes += 1
         } catch {

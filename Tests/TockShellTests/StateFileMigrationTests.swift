@@ -5,6 +5,7 @@ import Testing
 import TockConfig
 import TockTestSupport
 @testable import TockShell
+import TockLinux
 @testable import TockCore
 
 /// A box updated from a tock that wrote version 2 (c789da3) or version 3
@@ -66,7 +67,8 @@ import TockTestSupport
         var machine = Machine(settings: config.settings, switchPosition: config.switchPosition, restoring: snapshot, at: now)
         _ = machine.handle(.powerOn, at: now)
         store.save(machine.snapshot(at: now))
-        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard case .slot(let written, _) = SlotFile.parse(file) else { throw SlotsExpected() }
         let (again, version) = try StateFile.decode(written)
         #expect(version == 4)
         #expect(again == machine.snapshot(at: now))
@@ -207,3 +209,6 @@ import TockTestSupport
         #expect(l.machine.progress(at: l.now).program == "tAbA")
     }
 }
+
+/// The file written after a load is a slot file.
+struct SlotsExpected: Error {}

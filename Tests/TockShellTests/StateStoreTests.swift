@@ -4,6 +4,7 @@ import Logging
 import Testing
 import TockTestSupport
 @testable import TockShell
+import TockLinux
 @testable import TockCore
 
 /// The state file's writer and reader agree by construction: the largest
@@ -54,9 +55,48 @@ import TockTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let s = store()
         s.save(largest)
-        let size = try FileManager.default.attributesOfItem(atPath: s.path)[.size] as! Int
-        #expect(size <= StateStore.maxFileSize * 3 / 4, "\(size) bytes")
+        let file = Array(FileManager.default.contents(atPath: s.path) ?? Data())
+        guard case .slot(let payload, _) = SlotFile.parse(file) else { Issue.record("not a slot file"); return }
+        #expect(payload.count <= StateStore.maxFileSize * 3 / 4, "\(payload.count) bytes")
+        #expect(StateStore.maxFileSize <= SlotFile.capacity, "the largest state fits a slot")
         #expect(s.load() == largest)
+    }
+
+    /// A change is written in place: after the file is made, every save is
+    /// one slot of the same file, and a new reader takes the newest.
+    @Test func changesAreWrittenInPlaceAndTheNewestIsRead() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = store()
+        func paused(_ n: Int64) -> Snapshot {
+            Snapshot(mode: .timer, phase: .paused(elapsed: n), presets: [60_000_000_000], presetIndex: 0, direction: .down)
+        }
+        var snap = paused(1)
+        s.save(snap)
+        var st = stat()
+        #expect(stat(s.path, &st) == 0)
+        let inode = st.st_ino
+        for n in 2...5 {
+            snap = paused(Int64(n))
+            s.save(snap)
+        }
+        #expect(stat(s.path, &st) == 0 && st.st_ino == inode && st.st_size == off_t(SlotFile.fileSize))
+        #expect(s.writes == 5)
+        #expect(store().load() == snap)
+    }
+
+    /// A file written whole by an earlier version is read, and the next
+    /// change turns it into a slot file.
+    @Test func aPlainStateFileIsReadAndTheNextChangeMakesSlots() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = store()
+        let snap = Snapshot(mode: .timer, phase: .paused(elapsed: 7), presets: [60_000_000_000], presetIndex: 0, direction: .down)
+        try DurableFile.replace(s.path, with: StateFile.encode(snap) + [0x0A])
+        #expect(s.load() == snap)
+        let next = Snapshot(mode: .timer, phase: .paused(elapsed: 8), presets: [60_000_000_000], presetIndex: 0, direction: .down)
+        s.save(next)
+        let file = Array(FileManager.default.contents(atPath: s.path) ?? Data())
+        guard case .slot = SlotFile.parse(file) else { Issue.record("still plain"); return }
+        #expect(store().load() == next)
     }
 
     @Test func aFileOverTheLimitOrOfAnUnknownVersionLoadsAsNothingWithAReason() throws {

@@ -85,6 +85,21 @@ fresh; head -c 8388608 /dev/zero | tr '\0' 'a' > "$work/box/data/config.yaml"; t
 printf 'x' >> "$work/box/data/config.yaml"; tc changed >/dev/null
 restarted && ok "8 MiB file, one byte appended: seen" || bad "large file change not seen"
 
+# splash: tock splash on the file tock will start on, nothing written
+cat > "$work/bin/tock" <<'STUB'
+#!/bin/sh
+echo "$*" >> "$CALLS"
+STUB
+chmod +x "$work/bin/tock"
+ts() { TOCK_BINARY="$work/bin/tock" tc splash; }
+fresh; ts
+grep -qx "splash --config $work/box/etc/config.yaml" "$work/calls" && ok "splash, first boot: the package's defaults" || bad "splash defaults: $(cat "$work/calls")"
+[ ! -e "$work/box/run" ] && ok "splash writes nothing (no /run/tock-image made)" || bad "splash made $work/box/run"
+fresh; printf 'mode: stopwatch\n' > "$work/box/data/config.yaml"; ts
+grep -qx "splash --config $work/box/data/config.yaml" "$work/calls" && ok "splash: the last configuration that passed" || bad "splash last good: $(cat "$work/calls")"
+fresh; printf 'mode: stopwatch\n' > "$work/box/data/config.yaml"; tc start >/dev/null; : > "$work/calls"; ts
+grep -qx "splash --config $work/box/run/config.yaml" "$work/calls" && ok "splash after the link is made: the link" || bad "splash link: $(cat "$work/calls")"
+
 fresh; if tc bogus 2>/dev/null; then bad "unknown argument accepted"; else [ $? = 2 ] && ok "an unknown argument: usage, exit 2" || bad "unknown argument: wrong status"; fi
 echo "tock-config: $passed passed, $failed failed"
 [ "$failed" = 0 ]

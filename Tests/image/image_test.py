@@ -31,6 +31,7 @@ Phases (--phases, default all but short, in this order):
 Prints "PASS what" / "FAIL what: why"; exits 0 when all passed.
 """
 import argparse
+import base64
 import json
 import os
 import random
@@ -46,6 +47,7 @@ import time
 import http.client
 
 import update_check
+import state_file
 
 failed = 0
 figures = {}
@@ -549,11 +551,11 @@ class Count:
         try:
             h1 = time.monotonic()
             raw = vm.ssh("date +%s%3N; echo @@; tock status --json; echo @@; date +%s%3N; echo @@; "
-                         "cat /var/lib/tock/state.json")
+                         "base64 -w0 /var/lib/tock/state.json")
             h2 = time.monotonic()
             a, b, c, d = raw.split("@@\n")
             t1, st, t2 = int(a), json.loads(b), int(c)
-            state = json.loads(d)
+            state = json.loads(state_file.payload(base64.b64decode(d)))
         except Exception as e:
             return check(False, f"{what}: the status and state.json read", e)
         running = running_phase(state)
@@ -615,7 +617,7 @@ class Count:
         # (docs/clock.md, "A count restored before the clock is trusted").
         want, since = (self.start if ntp and self.provisional else self.since + step), None
         for _ in range(40):
-            since = running_phase(json.loads(vm.ssh("cat /var/lib/tock/state.json"))).get("since", 0)
+            since = running_phase(state_file.read(vm)).get("since", 0)
             if abs(since - want) < 100_000_000:
                 break
             time.sleep(0.5)
@@ -783,7 +785,7 @@ def phase_cuts(card, work, args, rng):
     h1 = time.monotonic()
     st = vm.status()
     check(st.get("state") == "running", "a stopwatch runs before the power cuts", st)
-    since = running_phase(json.loads(vm.ssh("cat /var/lib/tock/state.json"))).get("since")
+    since = running_phase(state_file.read(vm)).get("since")
     count = Count(since, (h0, h1))
     vm.kill()
     count.cut(time.monotonic())
@@ -868,7 +870,7 @@ def phase_short(card, work, args, rng):
     h0 = time.monotonic()
     vm.ssh("tock start >/dev/null")
     h1 = time.monotonic()
-    state = json.loads(vm.ssh("cat /var/lib/tock/state.json"))
+    state = state_file.read(vm)
     since = running_phase(state).get("since")
     if not check(since is not None and vm.status().get("state") == "running", "a stopwatch runs before the first cut"):
         vm.kill()
@@ -957,7 +959,7 @@ def phase_update(card, work, args):
     h0 = time.monotonic()
     vm.ssh("tock start >/dev/null")
     h1 = time.monotonic()
-    count = Count(running_phase(json.loads(vm.ssh("cat /var/lib/tock/state.json"))).get("since"), (h0, h1))
+    count = Count(running_phase(state_file.read(vm)).get("since"), (h0, h1))
     count.clock_set(vm, time.time())
     if upgrade(vm, args):
         count.verify(vm, "after the upgrade's restart")
