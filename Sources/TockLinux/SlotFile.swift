@@ -186,7 +186,9 @@ public struct SlotWriter: Sendable {
         let fd: FileDescriptor
         do throws(Errno) {
             fd = try Syscall.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
-        } catch where error == .noSuchFileOrDirectory || error == .tooManySymbolicLinkLevels {
+        } catch where error == .noSuchFileOrDirectory || error == .tooManySymbolicLinkLevels || error == .noSuchAddressOrDevice {
+            // Gone, a link planted, a FIFO planted with no reader (ENXIO):
+            // not the file known, written whole in its place.
             return false
         } catch {
             throw FileError(path, .system(error))

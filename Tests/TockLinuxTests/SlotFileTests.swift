@@ -142,6 +142,18 @@ import Testing
         #expect(w.whole == 4)
     }
 
+    /// A FIFO planted at the path is not waited on or written into: the
+    /// state is written whole in its place.
+    @Test func aFifoPlantedAtThePathIsReplaced() throws {
+        let path = scratch() + "/state.json"
+        var w = SlotWriter(path: path)
+        try w.write(payload(1))
+        #expect(unlink(path) == 0 && mkfifo(path, 0o600) == 0)
+        try w.write(payload(2))
+        #expect(w.whole == 2)
+        #expect(SlotFile.parse(bytes(path)) == .slot(payload(2), sequence: 2))
+    }
+
     @Test func aSequenceAtTheEndOfItsRangeStartsAgainWhole() throws {
         let path = scratch() + "/state.json"
         var w = SlotWriter(path: path)

@@ -64,6 +64,18 @@ log "splash: $(cat "$OUT/splash.log")"
 "$BINARY" run --backend gpiod --config /tmp/tock.yaml --trace "$OUT/trace.jsonl" > "$OUT/tock.log" 2>&1 &
 tock=$!
 expect_file_line "$OUT/trace.jsonl" '"state":"ready"' 30 "tock run did not reach ready after tock splash: $(tail -3 "$OUT/tock.log")" > /dev/null
+# A line another program holds (here tock run): the splash says which and
+# what to check, exits 1, and takes nothing from it.
+if "$BINARY" splash --config /tmp/tock.yaml > "$OUT/splash-busy.log" 2>&1; then
+  fail "tock splash exited 0 with its lines held by tock run: $(cat "$OUT/splash-busy.log")"
+else
+  rc=$?
+fi
+[ "$rc" = 1 ] || fail "tock splash exited $rc (not 1) with its lines held: $(cat "$OUT/splash-busy.log")"
+grep -q 'could not show "boot": line GPIO5 (.*) is in use by "tock"' "$OUT/splash-busy.log" \
+  || fail "tock splash did not name the busy line: $(cat "$OUT/splash-busy.log")"
+log "splash with its lines held: $(cat "$OUT/splash-busy.log")"
+kill -0 "$tock" 2>/dev/null || fail "tock run died while the splash tried its lines"
 kill -TERM "$tock"
 wait_for_exit "$tock" 10 || fail "tock did not stop on SIGTERM"
 log "tock run claimed the display's lines after the splash and was ready"
