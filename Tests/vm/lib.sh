@@ -125,3 +125,16 @@ _deadline() {   # _deadline SECONDS (e.g. 5, 0.5, 2.25)
   _until=$((_cs + ${_i:-0} * 100 + ${_f:-0}))
 }
 _expired() { _uptime_cs; [ "$_cs" -ge "$_until" ]; }
+
+# sim_base: the global number of the sim chip's first line (tracepoints
+# name lines by it), from debugfs (mounted by the caller) or sysfs
+sim_base() {
+  _b=$(sed -n "s/^ *gpiochip[0-9]*: GPIOs \([0-9]*\)-.*$SIM_LABEL.*/\1/p" /sys/kernel/debug/gpio 2>/dev/null | head -1)
+  if [ -z "$_b" ]; then
+    for _c in /sys/class/gpio/gpiochip*; do
+      [ "$(cat "$_c/label" 2>/dev/null)" = "$SIM_LABEL" ] && _b=$(cat "$_c/base")
+    done
+  fi
+  [ -n "$_b" ] || fail "cannot find the global number of $SIM_LABEL's first line"
+  echo "$_b"
+}

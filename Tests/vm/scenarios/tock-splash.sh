@@ -30,14 +30,7 @@ display:
 YAML
 save /tmp/tock.yaml config.yaml
 
-base=$(sed -n "s/^ *gpiochip[0-9]*: GPIOs \([0-9]*\)-.*$SIM_LABEL.*/\1/p" /sys/kernel/debug/gpio 2>/dev/null | head -1)
-if [ -z "$base" ]; then
-  for c in /sys/class/gpio/gpiochip*; do
-    [ "$(cat "$c/label" 2>/dev/null)" = "$SIM_LABEL" ] && base=$(cat "$c/base")
-  done
-fi
-[ -n "$base" ] || fail "cannot find the global number of $SIM_LABEL's first line"
-echo "$base" > "$OUT/gpio-base.txt"
+sim_base > "$OUT/gpio-base.txt" || exit 1
 printf 'clk=5\ndio=6\ndigits=4\ntext=boot\nbrightness=2\n' > "$OUT/wire.env"
 
 echo 0 > "$T/tracing_on"

@@ -43,14 +43,7 @@ YAML
 save /tmp/tock.yaml config.yaml
 
 # The sim chip's base: tracepoints name lines by global number.
-base=$(sed -n "s/^ *gpiochip[0-9]*: GPIOs \([0-9]*\)-.*$SIM_LABEL.*/\1/p" /sys/kernel/debug/gpio 2>/dev/null | head -1)
-if [ -z "$base" ]; then
-  for c in /sys/class/gpio/gpiochip*; do
-    [ "$(cat "$c/label" 2>/dev/null)" = "$SIM_LABEL" ] && base=$(cat "$c/base")
-  done
-fi
-[ -n "$base" ] || fail "cannot find the global number of $SIM_LABEL's first line"
-echo "$base" > "$OUT/gpio-base.txt"
+sim_base > "$OUT/gpio-base.txt" || exit 1
 printf 'mode=%s\nseconds=%s\nclk=5\ndio=6\ndigits=4\n' "$mode" "$seconds" > "$OUT/wire.env"
 
 echo 0 > "$T/tracing_on"
