@@ -1175,10 +1175,14 @@ class GroupTest(MqttCase):
         self.assertLess(abs(ra - rd), 100, f"a remaining {ra} ms, d {rd} ms")
         # d ticks in phase with the others
         h.wait_until(lambda: len(d.frames()) >= 3, 4, "frames from d")
-        fa = {text: t for t, text in a.frames()}
         # d's first frame is the count as d found it when it joined, shown at
         # once; from its next change on d must tick with a
         joined = [f for f in changes(d.frames()) if f[1] != "00:30"][1:]
+        # a's trace is read after d's: a shows each of those values at the
+        # same instant, but its line may reach the file a moment later
+        h.wait_until(lambda: {text for _, text in joined} <= {text for _, text in a.frames()}, 3,
+                     "a's frames for the values d showed", detail=lambda: f"a {a.frames()} d {d.frames()}")
+        fa = {text: t for t, text in a.frames()}
         pairs = [(text, (t - fa[text]) / MS) for t, text in joined if text in fa]
         self.assertTrue(pairs, f"no common frames: a {a.frames()} d {d.frames()}")
         off = [f"{text} {ms:+.1f} ms" for text, ms in pairs if abs(ms) >= 50]
