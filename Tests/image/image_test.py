@@ -609,7 +609,12 @@ class Count:
         # A whole number of seconds relative to the clock as date reads it
         # (GNU date's "+N seconds"): the step is exactly that, where setting
         # an absolute time would add date's own start-up (0.3 s under QEMU).
-        n = int(to_s - int(vm.ssh("date +%s")))
+        # to_s is taken as of the guest's reading, which ssh returns seconds
+        # later on a loaded machine (its latency is the connection's set-up,
+        # before `date` runs): the step counts the time the read took.
+        h1 = time.time()
+        guest = int(vm.ssh("date +%s"))
+        n = int(round(to_s + (time.time() - h1) - guest))
         vm.ssh(f"date -s '{n:+d} seconds' >/dev/null" + (f"; {NTP_SYNCED}" if ntp else ""))
         step = n * 1_000_000_000
         # With ntp, the step made the clock trusted: a count restored from a
