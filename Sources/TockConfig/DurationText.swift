@@ -56,6 +56,15 @@ public enum DurationText {
         return .nanoseconds(total)
     }
 
+    /// A duration with an optional sign, for time added to a count or
+    /// taken from it: `2m`, `+30s`, `-1m`.
+    public static func parseSigned(_ text: String) throws(Invalid) -> Duration {
+        let s = text.trimmingSpaces
+        if s.hasPrefix("-") { return .zero - (try parse(String(s.dropFirst()))) }
+        if s.hasPrefix("+") { return try parse(String(s.dropFirst())) }
+        return try parse(s)
+    }
+
     private static func clock(_ s: String) throws(Invalid) -> Duration {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,

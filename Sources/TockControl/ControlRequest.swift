@@ -33,6 +33,11 @@ public enum ControlRequest: Equatable, Sendable {
     /// `{"cmd":"timer","op":"add","name":"EGG","duration":"6m"}`; `list`;
     /// `pause`, `resume`, `cancel` with `name`: the extra timers.
     case timer(TimerOp)
+    /// `{"cmd":"add","duration":"2m"}`, `{"cmd":"add","duration":"-1m","name":"EGG"}`:
+    /// time added to a count in progress (negative: taken away); without
+    /// `name` (or with `t1`) the box's own count, else the extra timer of
+    /// that name.
+    case add(Duration, name: String?)
     /// `{"cmd":"notice","text":"4821","seconds":60}`: show `text` on the
     /// display over what the timer shows, for `seconds` or until a button
     /// is pressed (the pairing code of the web page); `notice-end` takes it
@@ -143,6 +148,18 @@ public enum ControlRequest: Equatable, Sendable {
             return .alarm(try alarmOp(fields))
         case "timer":
             return .timer(try timerOp(fields))
+        case "add":
+            try only(["cmd", "duration", "name"])
+            guard let text = fields["duration"]?.string else {
+                throw Invalid(description: "add needs \"duration\": how much, e.g. \"1m\", or \"-1m\" to take a minute away")
+            }
+            let d: Duration
+            do { d = try DurationText.parseSigned(text) } catch { throw Invalid(description: "add duration: \(error.description)") }
+            guard let name = fields["name"] else { return .add(d, name: nil) }
+            guard let n = name.string, !n.isEmpty, n.count <= maxTimerName else {
+                throw Invalid(description: "add \"name\" is a count's name: t1 for the box's own, or an extra timer's (e.g. \"EGG\")")
+            }
+            return .add(d, name: n)
         case "notice":
             try only(["cmd", "text", "seconds", "prompt", "within"])
             func shown(_ key: String, _ example: String) throws(Invalid) -> String {
@@ -181,7 +198,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "night":
             return .night(try night(fields))
         default:
-            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, silence, set, mode, program, alarm, timer, switch, brightness, night, notice, notice-end or watch")
+            throw Invalid(description: "unknown cmd \"\(cmd)\"; use status, start, stop, reset, silence, set, add, mode, program, alarm, timer, switch, brightness, night, notice, notice-end or watch")
         }
     }
 
@@ -293,6 +310,9 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch(nil): #"{"cmd":"watch"}"#
         case .watch(let fps?): #"{"cmd":"watch","fps":\#(fps)}"#
         case .set(let d): #"{"cmd":"set","duration":"\#(DurationText.format(d))"}"#
+        case .add(let d, let name):
+            #"{"cmd":"add","duration":"\#(d < .zero ? "-" : "")\#(DurationText.format(d < .zero ? .zero - d : d))""#
+                + (name.map { #","name":\#(Self.quoted($0))"# } ?? "") + "}"
         case .mode(let m): #"{"cmd":"mode","mode":"\#(m.rawValue)"}"#
         case .program(let n): #"{"cmd":"program","name":\#(Self.quoted(n))}"#
         case .notice(let text, let seconds): #"{"cmd":"notice","text":\#(Self.quoted(text)),"seconds":\#(seconds)}"#

@@ -45,6 +45,10 @@ public struct CountTimer: TimerProgram, Equatable {
     public let overrun: Bool
     /// The instant a count-down reached zero, while its overrun counts.
     public internal(set) var overrunSince: Instant?
+    /// The length of the count in progress once time was added to it or
+    /// taken from it (`tock add`, Reset on the box while it runs); nil:
+    /// the preset. Gone at the next reset, so the preset stays as it was.
+    public internal(set) var length: Duration?
 
     public init(settings: Settings, switchPosition: SwitchPosition) {
         precondition(!settings.presets.isEmpty, "at least one preset")
@@ -73,8 +77,9 @@ public struct CountTimer: TimerProgram, Equatable {
 
     public var preset: Duration { presets[presetIndex] }
 
-    /// The value a count stops at, if it has one.
-    public var target: Duration? { direction == .up && stopwatchMode ? nil : preset }
+    /// The value a count stops at, if it has one: the preset, or the
+    /// length time added gave the count in progress.
+    public var target: Duration? { direction == .up && stopwatchMode ? nil : length ?? preset }
     /// Whether the preset matters in the current direction.
     private var usesPreset: Bool { target != nil }
 
@@ -102,6 +107,7 @@ public struct CountTimer: TimerProgram, Equatable {
             if lifecycle.state == .ready {
                 direction = switchPosition
                 overrunSince = nil
+                length = nil
             }
         }
         return []
@@ -144,6 +150,7 @@ public struct CountTimer: TimerProgram, Equatable {
     mutating func backToReady() {
         edit = nil
         overrunSince = nil
+        length = nil
         lifecycle.state = .ready
         direction = switchPosition
     }
@@ -216,7 +223,7 @@ public struct CountTimer: TimerProgram, Equatable {
     }
 
     private func content(elapsed: Duration) -> DisplayContent {
-        if direction == .down { return .down(max(preset - elapsed, .zero)) }
+        if direction == .down { return .down(max((length ?? preset) - elapsed, .zero)) }
         guard let target else { return .stopwatch(elapsed) }
         return .up(min(elapsed, target))
     }

@@ -25,7 +25,8 @@ public struct ExtraTimer: Equatable, Sendable {
     public let name: String
     /// The name in display notation (`NamedProgram.label`).
     public let label: String
-    public let duration: Duration
+    /// The length of the count it makes (changed by adding time).
+    public internal(set) var duration: Duration
     /// Its life: a run (never a lead-in), a pause, a ring, done.
     private(set) var life: Lifecycle<Run>
     /// When it reached zero, once it has: while its ring waits for the

@@ -21,6 +21,8 @@ public struct GroupChange: Equatable, Sendable {
     /// panel (the raw value is what the group message carries).
     public enum Press: String, CaseIterable, Sendable {
         case start, stop, reset, set, mode, program
+        /// Time added to (or taken from) the count (`tock add`).
+        case add
 
         init(_ button: Button) {
             switch button {

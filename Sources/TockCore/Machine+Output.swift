@@ -45,6 +45,9 @@ extension Machine {
         case ambientLight(Double?)
         /// `tock timer add|pause|resume|cancel`: an extra timer.
         case timer(ExtraTimers.Request)
+        /// `tock add 2m [NAME]`: time added to a count (negative: taken
+        /// away), the box's own or an extra timer (AddTime.swift).
+        case addTime(Duration, CountRef)
         /// The network watcher's report: the box's IPv4 addresses and its
         /// `.local` name, after any change (Machine+Address.swift).
         case network(NetworkIdentity)

@@ -38,6 +38,7 @@ extension Machine {
     func pressStyle(_ b: Button, at now: Now) -> PressStyle {
         let t = now.monotonic
         if alarms.isRinging || browsing(at: t) || clockShowing(at: t) || scrollShowing(at: t) { return .onPress }
+        if let style = addPressStyle(b, at: t) { return style }
         if let style = timerPressStyle(b, at: t) { return style }
         if b == .stop, addressGestureAvailable { return .shortOrLong }
         if b == .reset, snoozeShowing(at: t) { return .onPress }
@@ -70,6 +71,7 @@ extension Machine {
             panel.scroll = nil
             return
         }
+        if fromPanel, addByPress(action, at: t, now: now) { return }
         if routeToTimers(action, at: t, now: now) { return }
         if action == .longPressed(.stop), addressGestureAvailable { return showAddress(at: t) }
         if b == .reset, snoozeShowing(at: t) {

@@ -137,7 +137,7 @@ public struct Machine: Sendable {
         case .network(let identity):
             catchUp(to: now)
             noteNetwork(identity)
-        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming, .timer:
+        case .setPreset, .setMode, .editAlarms, .adoptGroup, .selectProgram, .setDimming, .timer, .addTime:
             let before = self
             do throws(Refusal) {
                 try request(input, at: now)
@@ -162,6 +162,7 @@ public struct Machine: Sendable {
         case .adoptGroup(let state): try adoptGroup(state, at: now)
         case .setDimming(let d): try setDimming(d)
         case .timer(let r): try timerRequest(r, at: now)
+        case .addTime(let d, let ref): try addTime(d, to: ref, at: now)
         default: break
         }
     }

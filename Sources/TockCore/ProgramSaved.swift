@@ -30,9 +30,9 @@ extension Program {
         /// shape (state files up to version 3, group messages of format 1),
         /// each program taking the fields it has.
         public init(mode: Settings.Mode, phase: Snapshot.Phase, direction: SwitchPosition = .down, leadIn: Int64? = nil,
-                    overrunSince: Int64? = nil, program: Int? = nil, rounds: Int? = nil, finish: Int64? = nil) {
+                    overrunSince: Int64? = nil, length: Int64? = nil, program: Int? = nil, rounds: Int? = nil, finish: Int64? = nil) {
             switch Program.Kind(mode) {
-            case .count: self = .count(.init(mode: mode, phase: phase, direction: direction, leadIn: leadIn, overrunSince: overrunSince))
+            case .count: self = .count(.init(mode: mode, phase: phase, direction: direction, leadIn: leadIn, overrunSince: overrunSince, length: length))
             case .calendar: self = .calendar(.init(phase: phase))
             case .interval: self = .interval(.init(phase: phase, leadIn: leadIn, program: program, roundsCounted: rounds, finish: finish))
             }
@@ -98,6 +98,9 @@ extension Program {
                 leadIn = s.leadIn
                 if let o = s.overrunSince {
                     do { _ = try WallTime(checked: o) } catch { throw .init("overrunSince", error.description) }
+                }
+                if let l = s.length, !(1_000_000_000...TimeBounds.longest.nanoseconds).contains(l) {
+                    throw .init("length", "a count of \(l) ns is not 1 s to 100 days")
                 }
             case .calendar: leadIn = nil
             case .interval(let s):
@@ -200,9 +203,15 @@ extension CountTimer {
         public var leadIn: Int64?
         /// The wall instant a count-down reached zero, while its overrun counts.
         public var overrunSince: Int64?
+        /// The count's length (nanoseconds) once time was added to it or
+        /// taken from it (absent: the preset), so the new end is what a
+        /// power cut keeps.
+        public var length: Int64?
 
-        public init(mode: Settings.Mode, phase: Snapshot.Phase, direction: SwitchPosition, leadIn: Int64? = nil, overrunSince: Int64? = nil) {
+        public init(mode: Settings.Mode, phase: Snapshot.Phase, direction: SwitchPosition, leadIn: Int64? = nil, overrunSince: Int64? = nil,
+                    length: Int64? = nil) {
             (self.mode, self.phase, self.direction, self.leadIn, self.overrunSince) = (mode, phase, direction, leadIn, overrunSince)
+            self.length = length
         }
     }
 
@@ -210,7 +219,7 @@ extension CountTimer {
         // An unsaved edit is dropped: while editing, the count is in ready.
         Saved(mode: mode, phase: lifecycle.phase(at: now), direction: direction,
               leadIn: lifecycle.storedLeadIn > .zero ? lifecycle.storedLeadIn.nanoseconds : nil,
-              overrunSince: overrunSince.map(now.wall(of:)))
+              overrunSince: overrunSince.map(now.wall(of:)), length: lifecycle.state == .ready ? nil : length?.nanoseconds)
     }
 
     /// Continue from a saved count and the box's presets as if the box had
@@ -224,6 +233,7 @@ extension CountTimer {
         // mode ran); a count in progress keeps the direction it had.
         direction = s.phase == .ready ? switchPosition : s.direction
         edit = nil
+        length = s.phase == .ready ? nil : s.length.map { .nanoseconds($0) }
         let target = target
         lifecycle.restore(s.phase, leadIn: .nanoseconds(s.leadIn ?? 0), at: now) { run in target.map { run.instant(whenElapsed: $0) } }
         overrunSince = nil

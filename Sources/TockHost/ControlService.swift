@@ -110,6 +110,8 @@ public final class ControlService: ControlResponder {
                 case .cancel(let name): try shell.timer(.cancel(name))
                 }
             } catch { return refused(error) }
+        case .add(let d, let name):
+            do { try shell.addTime(d, to: Machine.countRef(named: name)) } catch { return refused(error) }
         }
         return ControlReply(status: status())
     }

@@ -63,7 +63,17 @@ public struct GroupSchedule {
         /// The newest format this box reads, and sends to a group that
         /// has not spoken yet.
         public static let newest = 2
-        static let presses: Set<String> = ["start", "stop", "reset", "set", "mode", "program"]
+        static let presses = Set(GroupChange.Press.allCases.map(\.rawValue))
+
+        /// The format a change goes out in: the group's, or format 2 when
+        /// the state holds what format 1 cannot carry (a count's length
+        /// once time was added to it): members still on format 1 then log
+        /// that they need updating and act alone, rather than follow a
+        /// count without its added time.
+        public static func format(for state: Snapshot.Count, speaking: Int) -> Int {
+            if case .count(let c) = state.program, c.length != nil { return max(speaking, 2) }
+            return speaking
+        }
         /// The highest `seq` a message may carry: far beyond any real
         /// group's presses, and far from overflowing when counted on.
         public static let maxSeq: Int64 = 1 << 62

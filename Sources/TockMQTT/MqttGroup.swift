@@ -83,7 +83,7 @@ final class MqttGroup {
     /// waiting for the broker to echo it back).
     func send(_ change: GroupChange) {
         let m = Message(from: config.clientID, seq: schedule.nextSeq, at: change.at.nanoseconds, press: change.press.rawValue, state: change.state,
-                        format: speaks)
+                        format: Message.format(for: change.state, speaking: speaks))
         client.publish(topic, m.bytes)
         mine = m
         mineSent = clock().monotonic

@@ -12,7 +12,8 @@ import TockJSON
 ///                           "direction": "down", "leadIn": …, "overrunSince": …}},
 ///     "presets": {"list": [300000000000, …], "index": 0}
 ///
-/// `timer` and `stopwatch` have {phase, direction, leadIn, overrunSince},
+/// `timer` and `stopwatch` have {phase, direction, leadIn, overrunSince,
+/// length},
 /// `interval` {phase, leadIn, program, rounds, finish}, `countdown`
 /// {phase}, a run toward its date spelt `{"counting": {"target": …}}`.
 public enum CountJSON {
@@ -21,7 +22,8 @@ public enum CountJSON {
         let fields: JSON = switch p {
         case .count(let c):
             .fields([("phase", SnapshotJSON.value(c.phase)), ("direction", .string(c.direction.rawValue)),
-                     ("leadIn", c.leadIn.map { .int($0) }), ("overrunSince", c.overrunSince.map { .int($0) })])
+                     ("leadIn", c.leadIn.map { .int($0) }), ("overrunSince", c.overrunSince.map { .int($0) }),
+                     ("length", c.length.map { .int($0) })])
         case .calendar(let c):
             .fields([("phase", phase(c.phase))])
         case .interval(let i):
@@ -51,7 +53,7 @@ public enum CountJSON {
     }
 
     enum Key: String, CodingKey { case program, presets }
-    enum Field: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, program, rounds, finish }
+    enum Field: String, CodingKey { case mode, phase, direction, leadIn, overrunSince, length, program, rounds, finish }
     enum Presets: String, CodingKey { case list, index }
     struct Mode: CodingKey {
         var stringValue: String
@@ -94,6 +96,7 @@ public enum CountJSON {
         return Program.Saved(mode: mode, phase: phase.phase, direction: direction,
                              leadIn: try f.decodeIfPresent(Int64.self, forKey: .leadIn),
                              overrunSince: try f.decodeIfPresent(Int64.self, forKey: .overrunSince),
+                             length: try f.decodeIfPresent(Int64.self, forKey: .length),
                              program: try f.decodeIfPresent(Int.self, forKey: .program),
                              rounds: try f.decodeIfPresent(Int.self, forKey: .rounds),
                              finish: try f.decodeIfPresent(Int64.self, forKey: .finish))

@@ -138,6 +138,8 @@ public final class Shell {
     public func editAlarms(_ edit: Machine.AlarmEdit) throws(Machine.Refusal) { try request(.editAlarms(edit)) }
     /// `tock timer add|pause|resume|cancel`.
     public func timer(_ r: ExtraTimers.Request) throws(Machine.Refusal) { try request(.timer(r)) }
+    /// `tock add 2m [NAME]`: time added to a count (negative: taken away).
+    public func addTime(_ d: Duration, to ref: Machine.CountRef) throws(Machine.Refusal) { try request(.addTime(d, ref)) }
     /// The extra timers now: each with what is left, its end on the wall
     /// clock while it runs, and whether it is the count on the display.
     public func timers() -> [TimerView] {

@@ -187,6 +187,20 @@ struct SetPreset: ParsableCommand {
     }
 }
 
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add time to a count in progress, e.g. tock add 2m, tock add 1m EGG; take it away with tock add -- -1m (docs/timers.md).")
+    @OptionGroup var socket: SocketOption
+    @Argument(help: "How much: 1m, 30s, 1h30m, 1:30; with a minus, after --, to take it away (-1m).") var duration: String
+    @Argument(help: "Which count: an extra timer's name, or t1 (the default) for the box's own count.") var name: String?
+    func run() throws {
+        let d: Duration
+        do { d = try DurationText.parseSigned(duration) } catch { throw ValidationError(error.description) }
+        try show(try send(.add(d, name: name), socket: socket), json: false)
+    }
+}
+
 struct Mode: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mode", abstract: "Change the mode: \(Settings.Mode.words).")
     @OptionGroup var socket: SocketOption

@@ -16,7 +16,7 @@ struct Tock: ParsableCommand {
             not JSON; 77 no permission to use the socket.
             """,
         version: TockVersion.string,
-        subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, Silence.self, SetPreset.self, Mode.self, Program.self, Switch.self, Brightness.self, Night.self, AlarmCommand.self, TimerCommand.self, Watch.self, UpdateChecked.self, Sim.self, ConfigCommand.self, SetupCommand.self, Splash.self, Render.self]
+        subcommands: [Run.self, HwTest.self, Status.self, Start.self, Stop.self, Reset.self, Silence.self, SetPreset.self, Add.self, Mode.self, Program.self, Switch.self, Brightness.self, Night.self, AlarmCommand.self, TimerCommand.self, Watch.self, UpdateChecked.self, Sim.self, ConfigCommand.self, SetupCommand.self, Splash.self, Render.self]
     )
 
     /// ArgumentParser's own `main`, with two additions: SIGPIPE is ignored,
