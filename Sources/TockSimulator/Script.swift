@@ -19,7 +19,9 @@ import TockCore
 /// (the room's light on the mock light sensor, with `light:` configured),
 /// `timer add <name> <duration>`, `timer pause|resume|cancel <name>` (an
 /// extra timer, as `tock timer` asks for it; the run goes on past a
-/// refusal, and `tock sim` then names its line and fails), `end`.
+/// refusal, and `tock sim` then names its line and fails), `add <duration>
+/// [<name>]` (time added to a count, as `tock add` asks: `add 2m`,
+/// `add -1m EGG`; a refusal as for `timer`), `end`.
 public struct Script: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case press(Button, hold: Duration)
@@ -29,6 +31,7 @@ public struct Script: Equatable, Sendable {
         case clockSynchronised(Bool)
         case light(Double)
         case timer(ExtraTimers.Request)
+        case add(Duration, Machine.CountRef)
         case end
     }
 
@@ -121,11 +124,16 @@ public struct Script: Equatable, Sendable {
                 case ("cancel", 2): action = .timer(.cancel(args[1]))
                 default: throw fail("write timer add <name> <duration>, or timer pause|resume|cancel <name>")
                 }
+            case "add":
+                guard (1...2).contains(args.count), let d = try? DurationText.parseSigned(args[0]) else {
+                    throw fail("write add <duration> [<name>] (e.g. add 2m, add -1m EGG)")
+                }
+                action = .add(d, Machine.countRef(named: args.count == 2 ? args[1] : nil))
             case "end":
                 guard args.isEmpty else { throw fail("end takes nothing after it") }
                 action = .end
             default:
-                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock, light, timer or end")
+                throw fail("unknown action \"\(words[1])\"; use press, bounce, switch, clock, light, timer, add or end")
             }
             steps.append(Step(at: at, action: action, line: lineNo))
         }

@@ -84,6 +84,10 @@ public final class ScriptedSimulation {
                 loop.schedule(at: .monotonic(t)) { [unowned self] in
                     do throws(Machine.Refusal) { try shell.timer(r) } catch { refusals.append("script:\(step.line): \(error.description)") }
                 }
+            case .add(let d, let ref):
+                loop.schedule(at: .monotonic(t)) { [unowned self] in
+                    do throws(Machine.Refusal) { try shell.addTime(d, to: ref) } catch { refusals.append("script:\(step.line): \(error.description)") }
+                }
             case .end:
                 break
             }
