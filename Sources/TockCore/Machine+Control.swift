@@ -154,7 +154,7 @@ extension Machine {
     /// Why pressing `button` changes nothing now, in words for a reply.
     public func idlePress(_ button: Button) -> String {
         switch (button, stateName) {
-        case (.reset, .running): "Reset does nothing while the count runs: stop it first (tock stop), then Reset returns it to the start"
+        case (.reset, .running): "Reset does nothing from outside while the count runs: stop it first (tock stop), then Reset returns it to the start; tock add 1m adds time"
         case (.start, .running): "Start does nothing while the count runs: it is already running"
         case (.stop, .ready): "Stop does nothing in ready: there is no count to stop"
         case (.stop, .paused): "Stop does nothing while paused: Start resumes, Reset returns to the start"

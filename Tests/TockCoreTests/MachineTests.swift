@@ -129,7 +129,8 @@ import Testing
     @Test func aChirpSoundsItsWholeLengthFromTheMomentThePressIsKnown() {
         var a = VirtualMachine(.timer())
         a.press(.start, at: 0.5)
-        a.press(.reset, at: 1)  // running: "no" on press (Stop in ready says it on release)
+        a.press(.stop, at: 0.8)
+        a.press(.stop, at: 1)  // paused: "no" on press (Stop in ready says it on release)
         a.run(to: 2)
         let on = a.times { if case .command(.buzzer(let t)) = $0 { return t != nil } else { return false } }
         let off = a.times { if case .command(.buzzer(let t)) = $0 { return t == nil } else { return false } }.filter { $0 > at(1) }

@@ -256,7 +256,7 @@ import TockMock
         #expect(r["ok"] as? Bool == true && r["state"] as? String == "running")
         r = box.host.service.reply(to: .reset)
         #expect(r["ok"] as? Bool == false && r["state"] as? String == "running")
-        #expect((r["error"] as? String)?.hasPrefix("Reset does nothing while the count runs: stop it first") == true)
+        #expect((r["error"] as? String)?.hasPrefix("Reset does nothing from outside while the count runs: stop it first") == true)
         r = box.host.service.reply(to: .stop)
         #expect(r["ok"] as? Bool == true && r["state"] as? String == "paused")
         r = box.host.service.reply(to: .reset)
