@@ -150,4 +150,30 @@ import TockTestSupport
         #expect(writes >= 1 && writes <= 10 + 4, "\(writes) writes")
         #expect(box.shell.progress().remaining == AddTime.mostLeft - .seconds(6))  // 6 s counted since the first add
     }
+
+    /// Near the last second of the wall clock the box trusts, the longest
+    /// count given time and a timer given time read back after a restart.
+    @Test func whatIsWrittenUnderAClockAtTheEndOfItsRangeReadsBack() throws {
+        let path = try stateFile()
+        let config = "timer: {presets: [99h58m]}"
+        do {
+            let loop = VirtualLoop(epoch: TimeBounds.latestClock - .seconds(100))
+            let box = try TestBox(config, loop: loop, statePath: path)
+            loop.advance(by: .seconds(1))
+            _ = box.host.service.reply(to: .start)
+            _ = box.host.service.reply(to: .timer(.add(name: "EGG", duration: .seconds(99 * 3600))))
+            loop.advance(by: .seconds(30))
+            #expect(box.host.service.reply(to: .add(.seconds(60), name: nil))["ok"] as? Bool == true)
+            #expect(box.host.service.reply(to: .add(.seconds(59 * 60 - 30), name: "EGG"))["ok"] as? Bool == true)
+            loop.advance(by: .seconds(5))
+            withExtendedLifetime(box) {}
+        }
+        let later = VirtualLoop(epoch: TimeBounds.latestClock - .seconds(40))
+        let again = try TestBox(config, loop: later, statePath: path)
+        later.advance(by: .seconds(1))
+        #expect(again.shell.state == .running)
+        #expect(again.shell.progress().remaining == .seconds(99 * 3600 + 59 * 60 - 60))
+        // EGG: 99h59m less a minute left at 31 s, 61 s now.
+        #expect(again.shell.core.timers.named("EGG")?.left(at: later.instant) == .seconds(99 * 3600 + 59 * 60 - 90))
+    }
 }
