@@ -1,9 +1,10 @@
 /// The page's Timers card (docs/web.md, Timers): the extra timers listed
 /// from the status and the stream's `timers`, each counting down on the
-/// page between events, with Pause/Resume, Silence and Cancel; the add
-/// form. The rules (names the display can draw, 8 at most, 1s to 99h59m,
-/// one name once) are the box's alone: a refusal is its sentence, written
-/// under the field it concerns.
+/// page between events, with +1 min (until done: Page+Add.swift),
+/// Pause/Resume, Silence and Cancel; the add form. The rules (names the
+/// display can draw, 8 at most, 1s to 99h59m, one name once) are the
+/// box's alone: a refusal is its sentence, written under the field it
+/// concerns.
 extension Page {
     static let timersHTML = #"""
     <section class="card" aria-labelledby="timers-title">
@@ -59,16 +60,18 @@ extension Page {
         left.textContent = ring ? "Time's up" : hms(t.remaining_ms);
         small.textContent = `${t.state} · ${t.duration}${t.shown ? " · on the display" : ""}`;
         li.append(b, left);
-        const add = (label, path) => {
+        const add = (label, path, body) => {
           const x = document.createElement("button");
           x.type = "button"; x.textContent = label; x.setAttribute("aria-label", `${label} ${t.name}`);
-          x.onclick = () => act("POST", path, path === "/api/stop" ? undefined : { name: t.name }, "timers-error");
+          if (path === "/api/add") x.className = "add";
+          x.onclick = () => act("POST", path, body, "timers-error");
           li.append(x);
         };
-        if (t.state === "running") add("Pause", "/api/timers/pause");
-        if (t.state === "paused") add("Resume", "/api/timers/resume");
+        if (t.state !== "done") add("+1 min", "/api/add", { duration: "1m", name: t.name });
+        if (t.state === "running") add("Pause", "/api/timers/pause", { name: t.name });
+        if (t.state === "paused") add("Resume", "/api/timers/resume", { name: t.name });
         if (ring && t.shown) add("Silence", "/api/stop");
-        add("Cancel", "/api/timers/cancel");
+        add("Cancel", "/api/timers/cancel", { name: t.name });
         li.append(small);
         ul.append(li);
       }

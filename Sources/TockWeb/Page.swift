@@ -51,7 +51,7 @@ enum Page {
           <button id="dismiss" class="wide" hidden>Dismiss</button>
         </div>
         <div id="display" data-testid="display" aria-label=""></div>
-        <p id="left" aria-live="off"></p>
+        \#(countLineHTML)
         <div class="buttons">
           <button id="start" class="start" data-post="/api/start"><span aria-hidden="true">&#9654;</span> Start</button>
           <button id="stop" class="stop" data-post="/api/stop"><span aria-hidden="true">&#10074;&#10074;</span> Stop</button>
@@ -178,6 +178,7 @@ enum Page {
     @keyframes pulse { to { filter: brightness(1.25); } }
     @media (prefers-reduced-motion: reduce) { #ringing, li.timer.ring { animation: none; } }
     \#(timersCSS)
+    \#(addCSS)
     """#
 
     static let js = #"""
@@ -282,7 +283,7 @@ enum Page {
       if (s.night && !$("night-form").contains(document.activeElement)) {
         $("night-from").value = s.night.from; $("night-to").value = s.night.to; $("night-level").value = String(s.night.brightness);
       }
-      renderTimers(s.timers || []);
+      renderTimers(s.timers || []); showAdd(s);
       ringing(s);
       $("unverified").hidden = !s.time_unverified;
       const ul = $("alarms"); ul.innerHTML = "";
@@ -312,6 +313,7 @@ enum Page {
       }
     }
     \#(timersJS)
+    \#(addJS)
     // The live stream is the page's one source: its first event is the
     // status (no GET /api/status on load), then the display's changes; a
     // state, switch or buzzer change reads the status again unless an

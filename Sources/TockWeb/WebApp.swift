@@ -128,6 +128,7 @@ public final class WebApp: WebSite, @unchecked Sendable {
         case ("POST", ["timers"]): return forward(r, ["cmd": "timer", "op": "add"])
         case ("POST", let a) where a.count == 2 && a[0] == "timers" && ["pause", "resume", "cancel"].contains(a[1]):
             return forward(r, ["cmd": "timer", "op": .string(String(a[1]))])
+        case ("POST", ["add"]): return forward(r, ["cmd": "add"])
         case ("POST", ["alarm", "snooze"]): return ring(snooze: true)
         case ("POST", ["alarm", "dismiss"]): return ring(snooze: false)
         case ("GET", ["tokens"]): return listTokens(current: entry.id)

@@ -9,7 +9,9 @@ import XCTest
 /// time: what reaches the box, and its refusals in its own words.
 final class WebAppTimerTests: XCTestCase {
     /// The core behind a control socket, reduced to what the routes use:
-    /// timer requests applied to a `Machine`, the status's `timers`.
+    /// timer requests, `add`, the mode, the switch and the three buttons
+    /// applied to a `Machine`; the status's state, `remaining_ms` and
+    /// `timers`.
     final class CoreBox: @unchecked Sendable {
         static let epoch = WallTime(secondsSince1970: 1_800_000_000)
         var t = Instant(nanoseconds: 1_000_000_000_000)
@@ -39,7 +41,12 @@ final class WebAppTimerTests: XCTestCase {
             case .timer(.pause(let name)): .timer(.pause(name))
             case .timer(.resume(let name)): .timer(.resume(name))
             case .timer(.cancel(let name)): .timer(.cancel(name))
+            case .add(let d, let name): .addTime(d, Machine.countRef(named: name))
+            case .mode(let m): .setMode(m)
+            case .flip(let p): .remoteSwitch(p)
+            case .start: .remotePress(.pressed(.start))
             case .stop: .remotePress(.pressed(.stop))
+            case .reset: .remotePress(.pressed(.reset))
             default: nil
             }
             if let input, let refusal = machine.handle(input, at: now).refusal {
@@ -48,7 +55,8 @@ final class WebAppTimerTests: XCTestCase {
             let timers = machine.timers.list.map { x -> JSON in
                 ["name": .string(x.name), "label": .string(x.label), "state": .string(x.stateName.rawValue), "remaining_ms": .int(x.left(at: t).nanoseconds / 1_000_000)]
             }
-            var status: JSONObject = ["ok": true, "state": "ready", "timers": .array(timers)]
+            var status: JSONObject = ["ok": true, "state": .string(machine.stateName.rawValue), "timers": .array(timers)]
+            if let left = machine.progress(at: now).remaining { status["remaining_ms"] = .int(left.nanoseconds / 1_000_000) }
             if held { (status["notice"], status["notice_confirmed"]) = (true, true) }
             return ControlLink.Reply(status)
         }
