@@ -105,9 +105,10 @@ extension Syscall {
 
     /// `recv(fd, buffer, MSG_DONTWAIT)`, recv(2): nil when nothing is
     /// pending, 0 at end of stream.
-    static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+    static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, peek: Bool = false) throws(Errno) -> Int? {
         do throws(Errno) {
-            return try check(retryOnInterrupt: true) { recv(fd.rawValue, buffer.baseAddress, buffer.count, CInt(MSG_DONTWAIT)) }
+            let flags = CInt(MSG_DONTWAIT) | (peek ? CInt(MSG_PEEK) : 0)
+            return try check(retryOnInterrupt: true) { recv(fd.rawValue, buffer.baseAddress, buffer.count, flags) }
         } catch {
             if error == .wouldBlock { return nil }
             throw error

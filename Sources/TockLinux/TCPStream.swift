@@ -87,6 +87,15 @@ public final class TCPConnection: @unchecked Sendable {
         return Array(buf[..<n])
     }
 
+    /// What is pending, at most `max` bytes, left in place for the next
+    /// `read` (MSG_PEEK): nil when nothing is.
+    public func peek(max: Int) -> [UInt8]? {
+        var buf = [UInt8](repeating: 0, count: max)
+        let r = buf.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try Syscall.receive(descriptor, into: raw, peek: true) } }
+        guard let n = try? r.get() else { return nil }
+        return Array(buf[..<n])
+    }
+
     /// Send what the peer takes now (never blocks, never SIGPIPE).
     public func send(_ bytes: ArraySlice<UInt8>) throws(Errno) -> Int {
         let r = bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try Syscall.send(descriptor, raw) } }

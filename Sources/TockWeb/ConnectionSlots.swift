@@ -20,7 +20,10 @@
 /// request the moment it connects, and is paired within a millisecond.
 /// When the machine is too busy for that, a slot whose bytes are still
 /// unread (the browser's request, not yet judged) outlasts the stalling
-/// ones whose bytes were read (`quiet`), oldest first among each.
+/// ones whose bytes were read (`quiet`), oldest first among each; and
+/// before an unread one is closed, its pending head is judged
+/// (`carriesToken`): one with a valid token is paired there and then, so
+/// a starved server never closes the owner's request for a stranger's.
 public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
     /// Where a connection comes from.
     public struct Peer: Hashable, Sendable {
@@ -85,7 +88,11 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
 
     /// A newcomer from `peer`. `quiet(key)`: an idle connection has no
     /// request on its way (no bytes pending), so closing it loses nothing.
-    public mutating func admit(_ key: Key, from peer: Peer, quiet: (Key) -> Bool) -> Admission {
+    /// `carriesToken(key)`: the bytes pending on a connection not yet read
+    /// hold a whole request head with a valid token (asked only of unread
+    /// ones on probation, oldest first, when one of them must go).
+    public mutating func admit(_ key: Key, from peer: Peer, quiet: (Key) -> Bool,
+                               carriesToken: (Key) -> Bool = { _ in false }) -> Admission {
         var evicting: [Key] = []
         /// The idlest quiet unpaired (open) connection that `matches`, closed to make room.
         func evictIdle(_ matches: (Slot) -> Bool) -> Bool {
@@ -120,8 +127,17 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
             if !evictIdle({ _ in true }) {
                 let probation = slots.filter { if case .probation = $0.value.kind { true } else { false } }
                 let stalling = probation.filter { quiet($0.key) }
+                var unread: Key?
+                if stalling.isEmpty {
+                    // Judged before it is closed: the owner's request waiting
+                    // for a busy server is paired, not cut.
+                    for (k, _) in probation.sorted(by: { $0.value.admitted < $1.value.admitted }) {
+                        guard carriesToken(k) else { unread = k; break }
+                        slots[k]?.kind = .paired
+                    }
+                }
                 let pairedIdle = slots.filter { $0.value.kind == .paired && $0.value.idleSince != nil && quiet($0.key) }
-                if let victim = (stalling.isEmpty ? probation : stalling).min(by: { $0.value.admitted < $1.value.admitted })?.key
+                if let victim = stalling.min(by: { $0.value.admitted < $1.value.admitted })?.key ?? unread
                     ?? pairedIdle.min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key {
                     slots[victim] = nil
                     evicting.append(victim)

@@ -140,7 +140,8 @@ public final class WebServer: @unchecked Sendable {
                                                            exempt: limits.loopbackExempt && c.peerIsLoopback)
         lock.lock()
         // Bytes already pending mean a request on its way: such an idle connection is not closed for another.
-        let admission = slots.admit(key, from: peer, quiet: { [open] in (try? open[$0]?.waitReadable(milliseconds: 0)) == false })
+        let admission = slots.admit(key, from: peer, quiet: { [open] in (try? open[$0]?.waitReadable(milliseconds: 0)) == false },
+                                    carriesToken: { [open, app, limits] in Self.carriesToken(open[$0]?.peek(max: limits.head), app) })
         guard case .admitted(_, let evicting) = admission else {
             lock.unlock()
             if case .refused(let why) = admission {
@@ -173,6 +174,13 @@ public final class WebServer: @unchecked Sendable {
             c.close()
             lock.unlock()
         }
+    }
+
+    /// Whether bytes pending on a connection not yet read hold a whole
+    /// request head with a valid token.
+    static func carriesToken(_ pending: [UInt8]?, _ app: any WebSite) -> Bool {
+        guard let pending, let end = RequestHead.end(in: pending, from: 0), let head = try? RequestHead.parse(pending[..<end]) else { return false }
+        return app.isPaired(WebRequest(method: head.method, path: head.target, headers: head.headers))
     }
 
     /// A request on connection `key`: one that carries a valid token makes

@@ -42,6 +42,24 @@ import Testing
         #expect(try server.read(max: 16) == [], "end of stream")
     }
 
+    /// A peek leaves the bytes for the next read; nothing pending is nil.
+    @Test func peekLeavesTheBytesInPlace() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let c = try Self.client(listener.port)
+        defer { try? c.close() }
+        #expect(try listener.waitForConnection(milliseconds: 1000))
+        let server = try #require(try listener.accept())
+        defer { server.close() }
+        #expect(server.peek(max: 16) == nil)
+        _ = try c.writeAll(Array("GET / HTTP/1.1\r\n".utf8))
+        #expect(try server.waitReadable(milliseconds: 1000))
+        #expect(server.peek(max: 3) == Array("GET".utf8))
+        #expect(server.peek(max: 64) == Array("GET / HTTP/1.1\r\n".utf8))
+        #expect(try server.read(max: 64) == Array("GET / HTTP/1.1\r\n".utf8))
+        #expect(server.peek(max: 16) == nil)
+    }
+
     @Test func shutdownWakesTheWaiterAndKeepsTheDescriptor() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }

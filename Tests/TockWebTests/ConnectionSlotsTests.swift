@@ -131,6 +131,28 @@ final class ConnectionSlotsTests: XCTestCase {
         XCTAssertEqual(admit(19), .admitted(why, evicting: [14]))
     }
 
+    /// A server too busy to read anything: every slot on probation is
+    /// unread. Before the oldest is closed for a newcomer its pending head
+    /// is judged: the owner's, with a valid token, is paired and stays;
+    /// the stranger's after it goes.
+    func testAnUnreadRequestWithAValidTokenIsPairedNotClosed() {
+        slots = Slots(connections: 6, reserved: 1, perAddress: 0, perNetwork: 2)
+        let why = Slots.Kind.probation(why: "too many connections from your network 192.0.2.0/24 (2)")
+        var asked: [Int] = []
+        func admit(_ k: Int) -> Slots.Admission {
+            slots.admit(k, from: v4("192.0.2.1"), quiet: { _ in false }, carriesToken: { asked.append($0); return $0 == 3 })
+        }
+        for k in 1...2 { XCTAssertEqual(admit(k), .admitted(.open, evicting: [])); slots.idle(k, false) }
+        for k in 3...6 { XCTAssertEqual(admit(k), .admitted(why, evicting: [])); slots.idle(k, false) }
+        XCTAssertEqual(admit(7), .admitted(why, evicting: [4]))
+        XCTAssertEqual(slots.kind(of: 3), .paired)
+        XCTAssertEqual(asked, [3, 4])
+        // Paired, it is never judged again; the next oldest stranger goes.
+        XCTAssertEqual(admit(8), .admitted(why, evicting: [5]))
+        XCTAssertEqual(asked, [3, 4, 5])
+        XCTAssertEqual(slots.kind(of: 3), .paired)
+    }
+
     /// Idle unpaired connections are the first to go, then the oldest on
     /// probation; paired idle ones only when nothing else is left; and
     /// when every slot is paired and busy, a newcomer is refused.
