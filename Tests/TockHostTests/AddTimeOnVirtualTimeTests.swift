@@ -19,11 +19,7 @@ import TockTestSupport
 
     func parse(_ line: String) throws(ControlRequest.Invalid) -> ControlRequest { try ControlRequest.parse(Array(line.utf8)) }
 
-    func stateFile() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-add-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("state.json").path
-    }
+    func stateFile() throws -> String { try temporaryStateFile("add") }
 
     @Test func theRequestParsesAndWritesItsOwnLine() throws {
         #expect(try parse(#"{"cmd":"add","duration":"2m"}"#) == .add(.seconds(120), name: nil))

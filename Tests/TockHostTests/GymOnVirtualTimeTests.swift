@@ -6,6 +6,7 @@ import TockCore
 import TockJSON
 import TockLinux
 import TockLoop
+import TockTestSupport
 @testable import TockHost
 @testable import TockMQTT
 @testable import TockShell
@@ -127,11 +128,7 @@ import TockLoop
         return (try TestBox(yaml, loop: next, statePath: path), next)
     }
 
-    func stateFile() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-gym-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("state.json").path
-    }
+    func stateFile() throws -> String { try temporaryStateFile("gym") }
 
     @Test func anOverrunSurvivesAClockStepAndAKill() throws {
         let path = try stateFile()

@@ -5,6 +5,7 @@ import TockControl
 import TockCore
 import TockHardware
 import TockLoop
+import TockTestSupport
 import TockMock
 @testable import TockHost
 @testable import TockShell
@@ -19,11 +20,7 @@ import TockMock
 
     func shown(_ box: TestBox) -> Frame? { (box.shell.display as? MockDisplay)?.current }
 
-    func stateFile() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-panel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("state.json").path
-    }
+    func stateFile() throws -> String { try temporaryStateFile("panel") }
 
     // MARK: - Parsing
 

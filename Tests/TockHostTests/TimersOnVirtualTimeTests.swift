@@ -20,11 +20,7 @@ import TockTestSupport
 
     func parse(_ line: String) throws(ControlRequest.Invalid) -> ControlRequest { try ControlRequest.parse(Array(line.utf8)) }
 
-    func stateFile() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tock-timers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("state.json").path
-    }
+    func stateFile() throws -> String { try temporaryStateFile("timers") }
 
     @Test func theRequestsParseAndWriteTheirOwnLines() throws {
         #expect(try parse(#"{"cmd":"timer","op":"add","name":"EGG","duration":"6m"}"#) == .timer(.add(name: "EGG", duration: .seconds(360))))
