@@ -839,6 +839,30 @@ async def add_time(ha, tock):
           and abs(timer_left("EGG") - before) <= 7000, "voice: more than is left is not taken off", (said, before, timer_left("EGG")))
     said, _, _ = await ha.converse("add a minute to the tea timer")
     check(said == "There is no tea timer on the Tock.", "voice: a timer that is not there", said)
+    # A timer that rang: nothing to take off; added to, it counts again.
+    tock.request({"cmd": "timer", "op": "add", "name": "tEA", "duration": "1s"})
+    async def tea_rings():
+        return [t["state"] for t in status().get("timers", []) if t["name"] == "tEA"] == ["ringing"]
+    try:
+        await wait_for(tea_rings, 10, "tEA ringing")
+        await asyncio.sleep(1.5)  # Home Assistant's list says so too
+    except AssertionError as e:
+        check(False, "tEA rings", repr(e))
+    said, _, _ = await ha.converse("take a minute off the tea timer")
+    check(said == "The tea timer on the Tock has ended; there is no time left to take off.", "voice: nothing to take off a timer that rang", said)
+    said, _, _ = await ha.converse("add a minute to the tea timer")
+    check(re.fullmatch(r"1 minute added to the tea timer on the Tock: (1 minute|59 seconds) left\.", said or "") is not None
+          and 55_000 <= (timer_left("tEA") or 0) <= 60_000, "voice: a timer that rang counts a minute again", (said, status().get("timers")))
+    # A paused count: Remaining is disabled, so the reply cannot check.
+    tock.request({"cmd": "stop"})
+    await ha.wait_value("sensor.tock_kitchen_state", "paused")
+    await asyncio.sleep(1.1)
+    before = status()["remaining_ms"]
+    said, _, _ = await ha.converse("add a minute to the Tock")
+    await asyncio.sleep(0.3)
+    check(said == "Asked the Tock, paused, to add 1 minute to its count." and status()["remaining_ms"] - before == 60_000,
+          "voice: a paused count gets its minute", (said, before, status()["remaining_ms"]))
+    tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
     tock.request({"cmd": "timer", "op": "cancel", "name": "EGG"})
     tock.request({"cmd": "stop"})
     tock.request({"cmd": "reset"})
