@@ -853,18 +853,18 @@ async def add_time(ha, tock):
     said, _, _ = await ha.converse("add a minute to the tea timer")
     check(re.fullmatch(r"1 minute added to the tea timer on the Tock: (1 minute|59 seconds) left\.", said or "") is not None
           and 55_000 <= (timer_left("tEA") or 0) <= 60_000, "voice: a timer that rang counts a minute again", (said, status().get("timers")))
-    # A paused count: Remaining is disabled, so the reply cannot check.
+    # A paused count (the timers gone first: Stop acts on the count the
+    # box shows): Remaining is disabled, so the reply cannot check.
+    tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
+    tock.request({"cmd": "timer", "op": "cancel", "name": "EGG"})
     tock.request({"cmd": "stop"})
-    await ha.wait_value("sensor.tock_kitchen_state", "paused")
+    check(await ha.wait_value("sensor.tock_kitchen_state", "paused"), "the count paused", status())
     await asyncio.sleep(1.1)
     before = status()["remaining_ms"]
     said, _, _ = await ha.converse("add a minute to the Tock")
     await asyncio.sleep(0.3)
     check(said == "Asked the Tock, paused, to add 1 minute to its count." and status()["remaining_ms"] - before == 60_000,
           "voice: a paused count gets its minute", (said, before, status()["remaining_ms"]))
-    tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
-    tock.request({"cmd": "timer", "op": "cancel", "name": "EGG"})
-    tock.request({"cmd": "stop"})
     tock.request({"cmd": "reset"})
     await ha.wait_value("sensor.tock_kitchen_state", "ready")
     await ha.wait_value("sensor.tock_kitchen_timers", "0")
