@@ -92,6 +92,19 @@ public enum HomeAssistant {
         Entity("button", "start", "Start", ["command_topic": "cmd", "payload_press": press("start"), "icon": "mdi:play"]),
         Entity("button", "stop", "Stop", ["command_topic": "cmd", "payload_press": press("stop"), "icon": "mdi:pause"]),
         Entity("button", "reset", "Reset", ["command_topic": "cmd", "payload_press": press("reset"), "icon": "mdi:restore"]),
+        // A minute more on the box's own count (docs/timers.md, "Adding
+        // time"). Available as Start, Stop and Reset are: the state topic
+        // cannot tell a count down from a stopwatch, an interval round or
+        // a countdown, which the box refuses on `reply`, saying why.
+        Entity("button", "add_minute", "+1 min", ["command_topic": "cmd", "payload_press": .string(addMinute),
+                                                  "icon": "mdi:timer-plus-outline"]),
+        // Any amount, to the box's own count ("2m", "-30s") or an extra
+        // timer by its name ("EGG 30s"): the voice scripts' way to add
+        // what a button cannot (an entity action every user may call, where
+        // mqtt.publish is an administrator's). No state topic, as Add timer.
+        Entity("text", "add_time", "Add time", ["command_topic": "cmd", "icon": "mdi:clock-plus-outline",
+                                                "command_template": .string(addTimeTemplate),
+                                                "pattern": .string(addTimePattern), "min": 1, "max": 40]),
         Entity("select", "mode", "Mode", ["command_topic": "cmd", "state_topic": "mode",
                                           "command_template": #"{"cmd":"mode","mode":"{{ value }}"}"#,
                                           "options": ControlRequest.modes.json]),
@@ -165,7 +178,7 @@ public enum HomeAssistant {
 
     /// The *Timer* select, whose options are the extra timers in progress
     /// (`TimerPicker`), and the buttons that act on the one it selects.
-    /// One select and three buttons of fixed ids, rather than buttons per
+    /// One select and four buttons of fixed ids, rather than buttons per
     /// timer: a dashboard card and a script name them once, whatever the
     /// timers are called (a name is any signs the display can draw, which
     /// an entity id cannot carry), and no entity is made or removed per
@@ -173,8 +186,9 @@ public enum HomeAssistant {
     /// config is announced again when the names change.
     public static func timerPickerEntities(_ inProgress: [String]) -> [Entity] {
         let none = (topic: timerSelectedTopic, values: ["None"])
-        func button(_ op: String, _ name: String, _ icon: String) -> Entity {
-            Entity("button", "timer_\(op)", name, ["command_topic": .string(timerCommandTopic), "payload_press": #"{"op":"\#(op)"}"#, "icon": .string(icon)],
+        func button(_ op: String, _ name: String, _ icon: String, payload: String? = nil) -> Entity {
+            Entity("button", "timer_\(op)", name, ["command_topic": .string(timerCommandTopic),
+                                                   "payload_press": .string(payload ?? #"{"op":"\#(op)"}"#), "icon": .string(icon)],
                    onlyUnless: none)
         }
         return [
@@ -185,6 +199,7 @@ public enum HomeAssistant {
             button("pause", "Pause timer", "mdi:pause"),
             button("resume", "Resume timer", "mdi:play"),
             button("cancel", "Cancel timer", "mdi:timer-off-outline"),
+            button("add_minute", "+1 min timer", "mdi:timer-plus-outline", payload: #"{"op":"add","duration":"1m"}"#),
         ]
     }
 
@@ -206,6 +221,16 @@ public enum HomeAssistant {
     /// refuses the name, saying why).
     public static let addTimerTemplate =
         "{% set p = value.split(' ', 1) %}{{ {'cmd': 'timer', 'op': 'add', 'name': p[0], 'duration': p[1] | trim} | tojson }}"
+
+    /// What *+1 min* sends.
+    public static let addMinute = #"{"cmd":"add","duration":"1m"}"#
+    /// An amount (`1m`, `-30s`, `+1h`), after a timer's name for an extra
+    /// timer (`EGG 2m`; `t1` is the box's own count).
+    public static let addTimePattern = #"^(\S{1,16} +)?[-+]?[0-9][0-9hms:.]*$"#
+    /// The control socket's add request, made by Home Assistant's JSON
+    /// encoder, so a name with quotes still makes valid JSON.
+    public static let addTimeTemplate =
+        "{% set p = value.split() %}{{ ({'cmd': 'add', 'duration': p[-1]} if p | count == 1 else {'cmd': 'add', 'name': p[0], 'duration': p[-1]}) | tojson }}"
 
     /// The brightness by day and the night schedule, on the device's
     /// Configuration card: each sends the control socket's `brightness` or

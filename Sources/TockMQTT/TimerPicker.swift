@@ -1,11 +1,13 @@
+import TockConfig
 import TockControl
 import TockCore
 import TockJSON
 
 /// Home Assistant's *Timer* select and the buttons that act on the timer
-/// it selects (*Pause timer*, *Resume timer*, *Cancel timer*), on
-/// `<prefix>/timer_cmd`: `{"op":"select","name":"EGG"}`, `{"op":"pause"}`,
-/// `{"op":"resume"}`, `{"op":"cancel"}`.
+/// it selects (*Pause timer*, *Resume timer*, *Cancel timer*, *+1 min
+/// timer*), on `<prefix>/timer_cmd`: `{"op":"select","name":"EGG"}`,
+/// `{"op":"pause"}`, `{"op":"resume"}`, `{"op":"cancel"}`,
+/// `{"op":"add","duration":"1m"}` (`"-1m"` takes a minute away).
 ///
 /// Home Assistant's own actions (`select.select_option`, `button.press`)
 /// are open to every user of a household, where `mqtt.publish` is for its
@@ -18,6 +20,8 @@ struct TimerPicker: Equatable {
     enum Command: Equatable {
         case select(String)
         case pause, resume, cancel
+        /// Time added to the selected timer (negative: taken away).
+        case add(Duration)
     }
 
     /// What a command comes to: a new selection, a request for the box
@@ -49,11 +53,11 @@ struct TimerPicker: Equatable {
         do { f = try JSON.object(bytes, limits: JSON.Limits(maxBytes: ControlRequest.maxLine, maxDepth: 1)) } catch {
             throw .init(description: #"not a JSON object (\#(error.description)); send e.g. {"op":"pause"}"#)
         }
-        let ops = ["select", "pause", "resume", "cancel"]
+        let ops = ["select", "pause", "resume", "cancel", "add"]
         guard let op = f["op"]?.string, ops.contains(op) else {
             throw .init(description: "no \"op\": one of \(ops.joined(separator: ", "))")
         }
-        let allowed: Set<String> = op == "select" ? ["op", "name"] : ["op"]
+        let allowed: Set<String> = op == "select" ? ["op", "name"] : op == "add" ? ["op", "duration"] : ["op"]
         if let extra = f.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw .init(description: "unknown field \"\(extra.prefix(32))\" for \(op)")
         }
@@ -63,6 +67,13 @@ struct TimerPicker: Equatable {
                 throw .init(description: "select needs \"name\": a timer in progress (at most \(ControlRequest.maxTimerName) characters)")
             }
             return .select(name)
+        case "add":
+            guard let text = f["duration"]?.string else {
+                throw .init(description: #"add needs "duration": how much, e.g. "1m", or "-1m" to take a minute away"#)
+            }
+            do { return .add(try DurationText.parseSigned(text)) } catch {
+                throw .init(description: "add duration: \(error.description)")
+            }
         case "pause": return .pause
         case "resume": return .resume
         default: return .cancel
@@ -111,6 +122,13 @@ struct TimerPicker: Equatable {
             guard inProgress.contains(name) else { return .refused(Self.notInProgress(name, inProgress)) }
             selected = name
             return .selected(name)
+        case .add(let d):
+            guard let name = selected else {
+                return .refused("no timer is in progress to add time to; add one first (Add timer, or tock timer add NAME DURATION)")
+            }
+            // The control socket's request, with the name: the same checks
+            // and refusals as `tock add 1m EGG`.
+            return .request(.add(d, name: name))
         case .pause, .resume, .cancel:
             guard let name = selected else {
                 return .refused("no timer is in progress to \(command); add one first (Add timer, or tock timer add NAME DURATION)")
@@ -140,6 +158,7 @@ extension TimerPicker.Command: CustomStringConvertible {
         case .pause: "pause"
         case .resume: "resume"
         case .cancel: "cancel"
+        case .add(let d): "add \(AddTime.text(d))"
         }
     }
 }

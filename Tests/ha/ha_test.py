@@ -23,6 +23,9 @@ through the config flow, as a person would in the UI. Then it checks:
     change it causes; values out of range and malformed payloads on the
     command topic refused, logged by Tock, changing nothing; a changed
     configuration file winning over a brightness set from Home Assistant;
+  - time added: +1 min and +1 min timer pressed, and sentences ("add two
+    minutes to the egg timer", "take a minute off ...") through Add time,
+    each change read back from Tock's control socket;
   - timers by voice: deploy/homeassistant's sentences and intent scripts
     installed as docs/mqtt.md says, driven through Home Assistant's
     conversation API, Tock's state read back from its control socket;
@@ -98,6 +101,9 @@ ENTITIES = {
     "event.tock_kitchen_timer_finished": (None, None),
     "text.tock_kitchen_add_timer": (None, None),
     "update.tock_kitchen_update": ("firmware", None),
+    "button.tock_kitchen_add_minute": (None, None),
+    "text.tock_kitchen_add_time": (None, None),
+    "button.tock_kitchen_timer_add_minute": (None, None),
 }
 # Shown only while there is a night schedule (there is none at first).
 NIGHT_PARTS = {"time.tock_kitchen_night_from", "time.tock_kitchen_night_to", "number.tock_kitchen_night_brightness"}
@@ -757,6 +763,113 @@ async def voice(ha, tock):
     await ha.wait_value("sensor.tock_kitchen_state", "ready")
 
 
+async def add_time(ha, tock):
+    """Time added to a count in progress, as the family member: +1 min
+    and +1 min timer pressed, then by voice (through Add time), each
+    checked on the box's socket; what cannot be added is said, and
+    changes nothing."""
+    def status():
+        return tock.request({"cmd": "status"})
+
+    def timer_left(name):
+        t = [t for t in status().get("timers", []) if t["name"] == name]
+        return t[0].get("remaining_ms") if t else None
+
+    def grew(read, say, want_s, what):
+        """Run `say` (a coroutine), and check that what `read` gives grew
+        by `want_s` seconds (the time it took taken into account; the box
+        tells whole seconds)."""
+        async def run():
+            before, t = read(), time.monotonic()
+            out = await say
+            await asyncio.sleep(0.3)
+            after, spent = read(), time.monotonic() - t
+            change = None if before is None or after is None else (after - before) / 1000 + spent
+            check(change is not None and abs(change - want_s) <= 2, what, (out, before, after, f"{spent:.1f} s"))
+            return out
+        return run()
+
+    check(await ha.wait_value("button.tock_kitchen_timer_add_minute", "unavailable"), "+1 min timer is unavailable while no timer is in progress")
+    said, _, _ = await ha.converse("add a minute to the Tock")
+    check(said == "The Tock is not counting; start it first." and status()["state"] == "ready", "voice: nothing counts, nothing to add to", said)
+    tock.request({"cmd": "set", "duration": "10m"})
+    tock.request({"cmd": "start"})
+    await ha.wait_value("sensor.tock_kitchen_state", "running")
+    async def available(entity_id):
+        async def ok():
+            return (await ha.value(entity_id)) not in (None, "unavailable")
+        try:
+            await wait_for(ok, 10, f"{entity_id} available")
+            return True
+        except AssertionError:
+            return False
+    check(await available("button.tock_kitchen_add_minute"), "+1 min is available", await ha.state("button.tock_kitchen_add_minute"))
+    ends = await ha.value("sensor.tock_kitchen_finishes_at")
+    await grew(lambda: status()["remaining_ms"],
+               ha.timed("+1 min", "button", "press", "button.tock_kitchen_add_minute", {}, "sensor.tock_kitchen_finishes_at", lambda v: v != ends),
+               60, "+1 min adds a minute to the count")
+    # An extra timer, selected in Timer (the only one), then +1 min timer.
+    await ha.service("text", "set_value", "text.tock_kitchen_add_timer", value="EGG 5m")
+    check(await ha.wait_value("select.tock_kitchen_timer", "EGG"), "+1 min timer: EGG selected")
+    check(await available("button.tock_kitchen_timer_add_minute"), "+1 min timer is available")
+    ends = await ha.value("sensor.tock_kitchen_next_timer")
+    await grew(lambda: timer_left("EGG"),
+               ha.timed("+1 min timer", "button", "press", "button.tock_kitchen_timer_add_minute", {},
+                        "sensor.tock_kitchen_next_timer", lambda v: v != ends),
+               60, "+1 min timer adds a minute to the timer selected")
+    # By voice: the timer by its name (the box spells it EGG), the count.
+    for sentence, read, want_s, reply in (
+        ("add two minutes to the egg timer", lambda: timer_left("EGG"), 120, r"2 minutes added to the egg timer on the Tock"),
+        ("take a minute off the egg timer", lambda: timer_left("EGG"), -60, r"1 minute taken off the egg timer on the Tock"),
+        ("add 2 minutes to the egg timer on the kitchen Tock", lambda: timer_left("EGG"), 120,
+         r"2 minutes added to the egg timer on the kitchen Tock"),
+        ("add a minute to the kitchen Tock", lambda: status()["remaining_ms"], 60, r"1 minute added to the kitchen Tock"),
+        ("add 30 seconds to the Tock", lambda: status()["remaining_ms"], 30, r"30 seconds added to the Tock"),
+        ("take 30 seconds off the Tock", lambda: status()["remaining_ms"], -30, r"30 seconds taken off the Tock"),
+    ):
+        await asyncio.sleep(1.1)  # past the one-a-second rule of the state topics
+        said, ms, body = await grew(read, ha.converse(sentence), want_s, f"voice: {sentence}")
+        latencies.append((f"Voice \"{sentence}\" (text in, reply out)", ms))
+        check(re.fullmatch(reply + r": (\d+ hours?, )?(\d+ minutes? and )?\d+ (minute|second)s? left\.", said or "") is not None,
+              f"voice: {sentence}: the reply", (said, body))
+    # Refused: more than the timer has left, a timer that is not there.
+    before = timer_left("EGG")
+    said, _, _ = await ha.converse("take 20 minutes off the egg timer")
+    check(said == "The Tock did not take 20 minutes off the egg timer; its log says why (from 1 second to 99 hours and 59 minutes left)."
+          and abs(timer_left("EGG") - before) <= 7000, "voice: more than is left is not taken off", (said, before, timer_left("EGG")))
+    said, _, _ = await ha.converse("add a minute to the tea timer")
+    check(said == "There is no tea timer on the Tock.", "voice: a timer that is not there", said)
+    # A timer that rang: nothing to take off; added to, it counts again.
+    tock.request({"cmd": "timer", "op": "add", "name": "tEA", "duration": "1s"})
+    async def tea_rings():
+        return [t["state"] for t in status().get("timers", []) if t["name"] == "tEA"] == ["ringing"]
+    try:
+        await wait_for(tea_rings, 10, "tEA ringing")
+        await asyncio.sleep(1.5)  # Home Assistant's list says so too
+    except AssertionError as e:
+        check(False, "tEA rings", repr(e))
+    said, _, _ = await ha.converse("take a minute off the tea timer")
+    check(said == "The tea timer on the Tock has ended; there is no time left to take off.", "voice: nothing to take off a timer that rang", said)
+    said, _, _ = await ha.converse("add a minute to the tea timer")
+    check(re.fullmatch(r"1 minute added to the tea timer on the Tock: (1 minute|59 seconds) left\.", said or "") is not None
+          and 55_000 <= (timer_left("tEA") or 0) <= 60_000, "voice: a timer that rang counts a minute again", (said, status().get("timers")))
+    # A paused count (the timers gone first: Stop acts on the count the
+    # box shows): Remaining is disabled, so the reply cannot check.
+    tock.request({"cmd": "timer", "op": "cancel", "name": "tEA"})
+    tock.request({"cmd": "timer", "op": "cancel", "name": "EGG"})
+    tock.request({"cmd": "stop"})
+    check(await ha.wait_value("sensor.tock_kitchen_state", "paused"), "the count paused", status())
+    await asyncio.sleep(1.1)
+    before = status()["remaining_ms"]
+    said, _, _ = await ha.converse("add a minute to the Tock")
+    await asyncio.sleep(0.3)
+    check(said == "Asked the Tock, paused, to add 1 minute to its count." and status()["remaining_ms"] - before == 60_000,
+          "voice: a paused count gets its minute", (said, before, status()["remaining_ms"]))
+    tock.request({"cmd": "reset"})
+    await ha.wait_value("sensor.tock_kitchen_state", "ready")
+    await ha.wait_value("sensor.tock_kitchen_timers", "0")
+
+
 async def extra_timers(ha, tock, trigger_ids):
     """The extra timers: listed, added from the Add timer text and by
     mqtt.publish, a name Tock cannot draw refused, and an automation on
@@ -937,7 +1050,7 @@ async def main(args):
         check(await ha.wait_value("switch.tock_kitchen_alarm_1", "on"), "and on")
         check(await ha.value("button.tock_kitchen_snooze") == "unavailable", "Snooze is unavailable while no alarm rings")
 
-        for part in (dimming, voice):
+        for part in (dimming, voice, add_time):
             try:
                 await part(ha, tock)
             except (AssertionError, KeyError, TypeError) as e:

@@ -14,6 +14,7 @@ P below is a member's topic prefix (tock/<client_id>).
 
 import argparse
 import atexit
+import datetime
 import json
 import os
 import re
@@ -45,6 +46,7 @@ DISCOVERY_OBJECTS = [("sensor", "state"), ("sensor", "display"), ("sensor", "rem
                      ("sensor", "timers"), ("sensor", "next_timer"), ("event", "timer_finished"), ("text", "add_timer"),
                      ("select", "up_down"), ("button", "silence"), ("select", "timer"), ("button", "timer_pause"),
                      ("button", "timer_resume"), ("button", "timer_cancel"), ("update", "update"),
+                     ("button", "add_minute"), ("text", "add_time"), ("button", "timer_add_minute"),
                      ("device_automation", "count_finished"), ("device_automation", "alarm_ringing"),
                      ("device_automation", "alarm_dismissed"), ("device_automation", "phase_changed"),
                      ("device_automation", "timer_finished")]
@@ -513,7 +515,11 @@ class DiscoveryTest(MqttCase):
             picker = obj == "timer" or obj.startswith("timer_")
             if component in ("button", "select", "text", "number", "time"):
                 self.assertEqual(config["command_topic"], f"{p}/timer_cmd" if picker else f"{p}/cmd")
-            if component == "button" and picker:
+            if (component, obj) == ("button", "timer_add_minute"):
+                self.assertEqual(json.loads(config["payload_press"]), {"op": "add", "duration": "1m"})
+            elif (component, obj) == ("button", "add_minute"):
+                self.assertEqual(json.loads(config["payload_press"]), {"cmd": "add", "duration": "1m"})
+            elif component == "button" and picker:
                 self.assertEqual(json.loads(config["payload_press"]), {"op": obj.removeprefix("timer_")})
             elif component == "button":
                 press = {"snooze": "stop", "dismiss": "reset"}.get(obj, obj)
@@ -565,6 +571,62 @@ class DiscoveryTest(MqttCase):
         r = state.request(m.prefix, payload.encode())
         self.assertIs(r.get("ok"), True, r)
         state.wait_value(f"{m.prefix}/mode", "stopwatch", 3)
+
+    def test_plus_one_minute_as_home_assistant_presses_it(self):
+        """+1 min on the count, +1 min timer on the timer selected, Add time
+        with a name and a sign: each moves the end by what it says, as the
+        box's socket and P/timers tell; a refusal says why on P/reply."""
+        b = self.broker()
+        node = "kitchen"
+        m = self.member(node, b, presets=("10m",))
+        m.wait_link("connected")
+        _, configs = self.discovery(b, node)
+        p = m.prefix
+        s = self.subscriber(b, topics=[f"{p}/#"])
+
+        def config(component, obj):
+            return json.loads(configs[discovery_topic(component, node, obj)].payload)
+
+        def reply_to(topic, payload):
+            start = s.mark()
+            s.publish(topic, payload)
+            return json.loads(s.wait(lambda s: s.messages(f"{p}/reply", start), 5, f"a reply to {payload}")[0].payload)
+
+        def left_ms():
+            return m.status()["remaining_ms"]
+
+        def egg_ends():
+            egg = [t for t in json.loads(s.text(f"{p}/timers") or "[]") if t["name"] == "EGG"]
+            return datetime.datetime.fromisoformat(egg[0]["ends"]) if egg and "ends" in egg[0] else None
+        plus = config("button", "add_minute")
+        r = reply_to(plus["command_topic"], plus["payload_press"])
+        self.assertIn("nothing is counting", r.get("error", ""), r)
+        m.request({"cmd": "start"})
+        before = left_ms()
+        r = reply_to(plus["command_topic"], plus["payload_press"])
+        self.assertIs(r.get("ok"), True, r)
+        grew = left_ms() - before
+        self.assertTrue(59_000 <= grew <= 61_000, f"+1 min: {before} -> {left_ms()}")
+        # An extra timer: selected (the only one), then +1 min timer.
+        self.assertIs(s.request(p, {"cmd": "timer", "op": "add", "name": "EGG", "duration": "5m"}).get("ok"), True)
+        s.wait_value(f"{p}/timer_selected", "EGG", 5)
+        ends = egg_ends()
+        timer = config("button", "timer_add_minute")
+        time.sleep(1.1)  # past the one-a-second rule of P/timers
+        r = reply_to(timer["command_topic"], timer["payload_press"])
+        self.assertIs(r.get("ok"), True, r)
+        s.wait(lambda s: egg_ends() == ends + datetime.timedelta(seconds=60), 3, f"EGG's end a minute later than {ends}")
+        # Add time, as Home Assistant renders it: a name and a minus.
+        text = config("text", "add_time")
+        self.assertTrue(re.match(text["pattern"], "EGG -30s"))
+        time.sleep(1.1)
+        r = reply_to(text["command_topic"], render_add_timer(text["command_template"], "EGG -30s"))
+        self.assertIs(r.get("ok"), True, r)
+        s.wait(lambda s: egg_ends() == ends + datetime.timedelta(seconds=30), 3, "EGG's end 30 s earlier")
+        before, t = left_ms(), time.monotonic()
+        r = reply_to(text["command_topic"], render_add_timer(text["command_template"], "100h"))
+        self.assertIn("would make it more than 99h59m", r.get("error", ""), r)
+        self.assertLessEqual(abs(left_ms() - before + (time.monotonic() - t) * 1000), 1500, "a refusal changes nothing")
 
     def test_discovery_false_clears_configs(self):
         b = self.broker()
