@@ -119,11 +119,12 @@ extension Machine {
     /// the counts (`panel.shownCounts`); a change of the shown count puts its name up.
     mutating func noteFocus(at t: Instant) {
         guard timers.anyActive else {
-            if panel.labelled != nil || panel.shownCounts.active { panel.labelled = nil; panel.shownCounts = CountsShown() }
+            if case .several = panel.counting { panel.timersIdle() }
+            if panel.shownCounts.active { panel.shownCounts = CountsShown() }
             return
         }
         let f = focus(at: t)
-        if panel.labelled?.ref != f { panel.labelled = (f, t) }
+        panel.label(f, at: t)
         var c = CountsShown(active: true, several: severalCounts, severalRun: runningCount > 1, since: panel.labelled?.since)
         switch f {
         case .main:

@@ -12,18 +12,29 @@ extension Machine {
             case alarmList(AlarmBrowser)
         }
 
+        /// The panel's side of the extra timers: nothing while the box's
+        /// own count is alone; while extra timers are in progress, the count
+        /// a long Stop stepped to (or Stop paused), the count labelled on
+        /// the display and since when, and the preset the last long Start
+        /// took. `timersIdle` ends it all at once.
+        enum Counting: Sendable {
+            case alone
+            case several(Several)
+        }
+
+        struct Several: Sendable {
+            var pick: CountRef?
+            var labelled: (ref: CountRef, since: Instant)?
+            var gesturePreset: Int?
+        }
+
         var view = View.counts
         /// The last press, flip or change of state: the idle clock shows
         /// `display.idleAfter` after it.
         var activeAt: Instant
-        /// The count a long Stop stepped to, while it is in progress.
-        var pick: CountRef?
-        /// The count shown and since when (its name shows first).
-        var labelled: (ref: CountRef, since: Instant)?
+        var counting = Counting.alone
         /// What the display needs of the counts, as of the last full batch.
         var shownCounts = CountsShown()
-        /// The preset the last long Start took.
-        var gesturePreset: Int?
         /// The box's addresses and name as the network watcher last
         /// reported them (nil before its first report), and the address
         /// scrolling or waiting to (Machine+Address.swift).
@@ -50,9 +61,41 @@ extension Machine {
         /// Activity at `t`: the idle clock waits from then.
         mutating func active(at t: Instant) { activeAt = max(activeAt, t) }
 
-        /// No extra timer is in progress: nothing is picked, and the next
-        /// gesture starts from the box's own preset.
-        mutating func timersIdle() { gesturePreset = nil; pick = nil }
+        /// No extra timer is in progress: nothing is picked or labelled,
+        /// and the next gesture starts from the box's own preset.
+        mutating func timersIdle() { counting = .alone }
+
+        /// The extra timers' side, made when first set to something (a
+        /// nil set while alone leaves it alone).
+        private var several: Several {
+            get { if case .several(let s) = counting { s } else { Several() } }
+            set {
+                if case .alone = counting, newValue.pick == nil, newValue.labelled == nil, newValue.gesturePreset == nil { return }
+                counting = .several(newValue)
+            }
+        }
+
+        /// The count a long Stop stepped to, while extra timers are in progress.
+        var pick: CountRef? {
+            get { if case .several(let s) = counting { s.pick } else { nil } }
+            set { several.pick = newValue }
+        }
+
+        /// The count shown and since when (its name shows first).
+        var labelled: (ref: CountRef, since: Instant)? {
+            if case .several(let s) = counting { s.labelled } else { nil }
+        }
+
+        /// The preset the last long Start took.
+        var gesturePreset: Int? {
+            get { if case .several(let s) = counting { s.gesturePreset } else { nil } }
+            set { several.gesturePreset = newValue }
+        }
+
+        /// `ref` is shown from `t` on, unless it already was.
+        mutating func label(_ ref: CountRef, at t: Instant) {
+            if labelled?.ref != ref { several.labelled = (ref, t) }
+        }
 
         /// The shown count's name, in place of its count: for `labelFor`
         /// after the shown count changed, then at each `labelEvery` while
