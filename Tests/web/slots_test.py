@@ -117,23 +117,36 @@ def load(source, target, cookie):
         return type(e).__name__, b""
 
 
+def attack(name, target):
+    """The stranger's machine: its threads until stdin closes."""
+    sources = ATTACK_V4 if name == "ipv4" else ATTACK_V6
+    stop = threading.Event()
+    threads = [threading.Thread(target=attacker, args=(sources[i::4], target, stop)) for i in range(4)]
+    for t in threads:
+        t.start()
+    sys.stdin.read()
+    stop.set()
+    for t in threads:
+        t.join()
+
+
 def inside(token):
     results = {}
-    for name, attack, target, owner, neighbour in (("ipv4", ATTACK_V4, "192.0.2.1", OWNER_V4, NEIGHBOUR_V4),
-                                                   ("ipv6", ATTACK_V6, "2001:db8:1:2::1", OWNER_V6, NEIGHBOUR_V6)):
-        stop = threading.Event()
-        threads = [threading.Thread(target=attacker, args=(attack[i::4], target, stop)) for i in range(4)]
-        for t in threads:
-            t.start()
+    for name, target, owner, neighbour in (("ipv4", "192.0.2.1", OWNER_V4, NEIGHBOUR_V4),
+                                           ("ipv6", "2001:db8:1:2::1", OWNER_V6, NEIGHBOUR_V6)):
+        # The stranger in a process of its own, as on a machine of its own:
+        # its threads never hold the owner's interpreter between the
+        # owner's connect and its request (which left the owner's
+        # connection idle for a stranger's newcomer to close).
+        stranger = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--attack", name, target], stdin=subprocess.PIPE)
         time.sleep(3)  # the attack holds what it can
         statuses = []
         for _ in range(LOADS):
             statuses.append(load(owner, target, token)[0])
             time.sleep(0.25)
         status, body = load(neighbour, target, None)
-        stop.set()
-        for t in threads:
-            t.join()
+        stranger.stdin.close()
+        stranger.wait(timeout=30)
         results[name] = {"owner_ok": statuses.count(200), "loads": LOADS,
                          "owner_other": sorted({str(s) for s in statuses if s != 200}),
                          "neighbour": status, "neighbour_says": body.split(b"\r\n\r\n", 1)[-1][:200].decode(errors="replace")}
@@ -167,6 +180,8 @@ def measure(box, tock_web, token):
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--inside":
         return inside(sys.argv[2])
+    if len(sys.argv) >= 4 and sys.argv[1] == "--attack":
+        return attack(sys.argv[2], sys.argv[3])
     tock, tock_web = sys.argv[1], sys.argv[2]
     before = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
     box = Box(tock, tock_web)
