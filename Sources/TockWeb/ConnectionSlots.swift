@@ -87,11 +87,17 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
     public func kind(of key: Key) -> Kind? { slots[key]?.kind }
 
     /// A newcomer from `peer`. `quiet(key)`: an idle connection has no
-    /// request on its way (no bytes pending), so closing it loses nothing.
+    /// request on its way (no bytes pending) and is not itself a newcomer
+    /// still within its moment to send one (`HTTPLimits.newborn`), so
+    /// closing it loses nothing. `silent(key)`: such a newcomer, nothing
+    /// pending yet: on probation it goes after those whose bytes wait
+    /// unread (the owner held up between connecting and sending is not
+    /// closed for a stranger's busy server's backlog).
     /// `carriesToken(key)`: the bytes pending on a connection not yet read
     /// hold a whole request head with a valid token (asked only of unread
     /// ones on probation, oldest first, when one of them must go).
     public mutating func admit(_ key: Key, from peer: Peer, quiet: (Key) -> Bool,
+                               silent: (Key) -> Bool = { _ in false },
                                carriesToken: (Key) -> Bool = { _ in false }) -> Admission {
         var evicting: [Key] = []
         /// The idlest quiet unpaired (open) connection that `matches`, closed to make room.
@@ -130,11 +136,14 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
                 var unread: Key?
                 if stalling.isEmpty {
                     // Judged before it is closed: the owner's request waiting
-                    // for a busy server is paired, not cut.
-                    for (k, _) in probation.sorted(by: { $0.value.admitted < $1.value.admitted }) {
+                    // for a busy server is paired, not cut. One that has not
+                    // yet had its moment to send anything goes last.
+                    let byAge = probation.sorted(by: { $0.value.admitted < $1.value.admitted })
+                    for (k, _) in byAge where !silent(k) {
                         guard carriesToken(k) else { unread = k; break }
                         slots[k]?.kind = .paired
                     }
+                    unread = unread ?? byAge.first(where: { silent($0.key) && slots[$0.key]?.kind != .paired })?.key
                 }
                 let pairedIdle = slots.filter { $0.value.kind == .paired && $0.value.idleSince != nil && quiet($0.key) }
                 if let victim = stalling.min(by: { $0.value.admitted < $1.value.admitted })?.key ?? unread

@@ -21,6 +21,13 @@ public struct HTTPLimits: Sendable {
     /// new one is answered 503 and closed (`ConnectionSlots`). systemd's
     /// default soft limit is 1,024 descriptors.
     public var connections = 128
+    /// A new connection's moment to send its request: until its first
+    /// byte, or for this long, it is not closed to make room for another
+    /// newcomer (both are equally unproven; a browser sends its request
+    /// within a millisecond of connecting, a busy phone within this). A
+    /// newcomer that finds only such connections in its share is let in
+    /// on probation instead (`ConnectionSlots`).
+    public var newborn: Duration = .seconds(1)
     /// Of `connections`, the slots browsers that are not paired can never
     /// fill: whatever they hold, a request with a valid token gets in
     /// (`ConnectionSlots`).
@@ -72,6 +79,10 @@ extension HTTPLimits {
         l.perNetwork = 32
         l.loopbackExempt = false
         l.eventStreams = 0
+        // No token to show here: a phone's next connection must be able to
+        // take the place of its own silent ones (captive-portal probes,
+        // preconnects) at once, or it would be refused.
+        l.newborn = .zero
         return l
     }
 }

@@ -30,6 +30,8 @@ public final class WebServer: @unchecked Sendable {
     /// Who holds the slots (`ConnectionSlots`), and the connections behind them.
     private var slots: ConnectionSlots<ObjectIdentifier>
     private var open: [ObjectIdentifier: TCPConnection] = [:]
+    /// When each connection that has not yet begun a request was let in (`limits.newborn`).
+    private var newborn: [ObjectIdentifier: Duration] = [:]
     /// Connections evicted for new ones since the start.
     public private(set) var evictions = 0
     private var stopped = false
@@ -139,8 +141,13 @@ public final class WebServer: @unchecked Sendable {
         let peer = ConnectionSlots<ObjectIdentifier>.Peer(address: c.peer, network: c.peerNetwork,
                                                            exempt: limits.loopbackExempt && c.peerIsLoopback)
         lock.lock()
-        // Bytes already pending mean a request on its way: such an idle connection is not closed for another.
-        let admission = slots.admit(key, from: peer, quiet: { [open] in (try? open[$0]?.waitReadable(milliseconds: 0)) == false },
+        // Bytes already pending mean a request on its way, and a connection still within its
+        // moment to send one may be about to: neither is closed for another.
+        let now = Threads.now()
+        let pending = { [open] (k: ObjectIdentifier) in (try? open[k]?.waitReadable(milliseconds: 0)) != false }
+        let speaking = { [newborn, limits] (k: ObjectIdentifier) in newborn[k].map { now - $0 < limits.newborn } ?? false }
+        let admission = slots.admit(key, from: peer, quiet: { !speaking($0) && !pending($0) },
+                                    silent: { speaking($0) && !pending($0) },
                                     carriesToken: { [open, app, limits] in Self.carriesToken(open[$0]?.peek(max: limits.head), app) })
         guard case .admitted(_, let evicting) = admission else {
             lock.unlock()
@@ -157,12 +164,14 @@ public final class WebServer: @unchecked Sendable {
             evictions += 1
         }
         open[key] = c
+        newborn[key] = now
         lock.unlock()
         let session = HTTPSession(connection: c, limits: limits, respond: { [self] in self.answer($0, on: key) },
                                   stream: { [self] in self.stream($0, session: $1) },
                                   idle: { [self] isIdle in
                                       lock.lock()
                                       slots.idle(key, isIdle)
+                                      if !isIdle { newborn[key] = nil }
                                       lock.unlock()
                                   })
         Threads.detach(stackSize: 512 * 1024) { [self] in
@@ -171,6 +180,7 @@ public final class WebServer: @unchecked Sendable {
             lock.lock()
             slots.release(key)
             open[key] = nil
+            newborn[key] = nil
             c.close()
             lock.unlock()
         }

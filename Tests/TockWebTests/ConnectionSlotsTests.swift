@@ -153,6 +153,31 @@ final class ConnectionSlotsTests: XCTestCase {
         XCTAssertEqual(slots.kind(of: 3), .paired)
     }
 
+    /// A server too busy to read anything, and the owner held up between
+    /// connecting and sending: its silent newcomer on probation is the
+    /// oldest there, but the strangers' unread requests go first; only
+    /// when every one left is silent does the oldest of them go.
+    func testASilentNewcomerGoesAfterUnreadOnes() {
+        slots = Slots(connections: 6, reserved: 1, perAddress: 0, perNetwork: 2)
+        let why = Slots.Kind.probation(why: "too many connections from your network 192.0.2.0/24 (2)")
+        var silent: Set<Int> = [3]
+        func admit(_ k: Int) -> Slots.Admission {
+            slots.admit(k, from: v4("192.0.2.1"), quiet: { _ in false }, silent: { silent.contains($0) })
+        }
+        for k in 1...2 { XCTAssertEqual(admit(k), .admitted(.open, evicting: [])); slots.idle(k, false) }
+        XCTAssertEqual(admit(3), .admitted(why, evicting: []))
+        for k in 4...6 { XCTAssertEqual(admit(k), .admitted(why, evicting: [])); slots.idle(k, false) }
+        var evicted: [Int] = []
+        for k in 7...12 {
+            guard case .admitted(_, let evicting) = admit(k) else { return XCTFail("stranger \(k) refused") }
+            evicted += evicting
+        }
+        XCTAssertEqual(evicted, [4, 5, 6, 7, 8, 9], "the strangers, oldest first; never the silent owner")
+        XCTAssertNotNil(slots.kind(of: 3))
+        silent.formUnion(10...12)
+        XCTAssertEqual(admit(13), .admitted(why, evicting: [3]), "only silent ones left: the oldest goes")
+    }
+
     /// Idle unpaired connections are the first to go, then the oldest on
     /// probation; paired idle ones only when nothing else is left; and
     /// when every slot is paired and busy, a newcomer is refused.

@@ -45,4 +45,42 @@ extension WebServerTests {
         XCTAssertTrue(reply.contains("too many connections from your network 127.0.0.0/24 (8)"), reply)
         _ = attack
     }
+
+    /// A newcomer that has not yet sent its request (its sender held up
+    /// between connect and send) is not closed for the next newcomer in
+    /// its share, which is let in on probation instead; once it has been
+    /// served and waits idle, it makes room at once.
+    func testANewcomerKeepsItsSlotUntilItCouldSpeak() throws {
+        var limits = HTTPLimits()
+        limits.connections = 10
+        limits.pairedReserve = 0
+        limits.perAddress = 3
+        limits.loopbackExempt = false
+        limits.newborn = .seconds(60)  // the moment outlasts the test: nothing here waits on time
+        try start(limits: limits)
+        var busy: [Client] = []
+        for n in 1...2 {
+            let c = try Client(port: port, from: "127.0.0.2")
+            c.send("GET / HTTP/1.1\r\n")
+            busy.append(c)
+            waitFor { server.connections - server.idleConnections >= n }
+        }
+        let slow = try Client(port: port, from: "127.0.0.2")
+        waitFor { server.connections == 3 }
+        let stranger = try Client(port: port, from: "127.0.0.2")
+        stranger.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        let refused = String(decoding: stranger.readAll().bytes, as: UTF8.self)
+        XCTAssertTrue(refused.contains("503") && refused.contains("too many connections from your address (3)"), refused)
+        XCTAssertEqual(server.evictions, 0, "the silent newcomer kept its slot")
+        slow.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(slow.status(), 200)
+        // Served and idle now: the next newcomer from its address takes its place.
+        waitFor { server.idleConnections == 1 }
+        let next = try Client(port: port, from: "127.0.0.2")
+        next.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(next.status(), 200)
+        XCTAssertTrue(slow.readAll().closed, "the idle one made room")
+        XCTAssertEqual(server.evictions, 1)
+        _ = busy
+    }
 }
