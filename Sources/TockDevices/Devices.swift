@@ -43,9 +43,11 @@ public final class Devices {
     }
 
     /// Everything on mock lines: runs on any PC. With `input`, edges
-    /// written to a named pipe drive the inputs (`--mock-input`).
+    /// written to a named pipe drive the inputs (`--mock-input`). The
+    /// parts keep only their latest records (`MockHistory.service`): this
+    /// is the appliance itself, which runs for days.
     public static func mock(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> Devices {
-        mockParts(config, clock: clock, input: input).devices
+        mockParts(config, clock: clock, input: input, keeping: .service).devices
     }
 
     /// What `mock` opens, with its mock parts typed: the display (what the
@@ -59,9 +61,10 @@ public final class Devices {
         public let board: MockBoard
     }
 
-    public static func mockParts(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> MockParts {
+    public static func mockParts(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil,
+                                 keeping: MockHistory = .all) -> MockParts {
         let hw = config.hardware
-        let board = MockBoard(clock: clock)
+        let board = MockBoard(clock: clock, keeping: keeping)
         // Mock lines and buses cannot fail to open.
         let lines = try! board.inputs(InputLine.all, bias: hw.bias, kernelDebounce: hw.kernelDebounce)
         let panel = MockPanel(lines: board.inputLines!, activeLow: hw.activeLow, switchPosition: config.switchPosition)
@@ -69,6 +72,8 @@ public final class Devices {
         let (driver, buzzer, leds) = try! outputs(config, leds: config.leds, on: board)
         let display = MockDisplay(clock: clock, driver: driver, chip: board.displayChip)
         let sounder = MockSounder(clock: clock, driver: buzzer)
+        display.keeping = keeping
+        sounder.keeping = keeping
         let devices = Devices(readers: readers, panel: panel, script: input, display: display, sounder: sounder,
                               leds: leds, switchPosition: Self.switchPosition(readers), board: board,
                               summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))

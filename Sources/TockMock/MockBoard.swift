@@ -18,7 +18,13 @@ public final class MockBoard: Board {
     /// The light sensor opened, if any: set its `lux` to change the room.
     public private(set) var lightChip: MockBH1750?
 
-    public init(clock: @escaping MockClock) { self.clock = clock }
+    /// How much the parts it makes keep of what they record.
+    public let keeping: MockHistory
+
+    public init(clock: @escaping MockClock, keeping: MockHistory = .all) {
+        self.clock = clock
+        self.keeping = keeping
+    }
 
     /// All the lines on one queue, so their edges are read in the order
     /// they were driven. A mock has no kernel filter: `kernelDebounce` is
@@ -32,6 +38,7 @@ public final class MockBoard: Board {
     public func output(_ key: String, role: String, activeLow: Bool) throws -> any DigitalOutput {
         let name = String(key.split(separator: ".").last ?? Substring(key))
         let line = MockOutput(name: name, clock: clock, activeLow: activeLow)
+        line.keeping = keeping
         outputs[name] = line
         return line
     }
@@ -44,6 +51,7 @@ public final class MockBoard: Board {
 
     public func i2c(bus: Int, address: UInt8) throws -> any I2CDevice {
         let chip = MockHT16K33()
+        chip.keeping = keeping
         displayChip = chip
         return chip
     }
@@ -56,12 +64,14 @@ public final class MockBoard: Board {
 
     public func spi(bus: Int, chipSelect: Int) throws -> any SPIDevice {
         let chip = MockMAX7219()
+        chip.keeping = keeping
         displayChip = chip
         return chip
     }
 
     public func pwm(chip: Int, channel: Int) throws -> any PWMChannel {
         let pwm = MockPWM()
+        pwm.keeping = keeping
         pwmChannel = pwm
         return pwm
     }

@@ -25,6 +25,8 @@ public final class MockHT16K33: I2CDevice {
 
     /// Every write that reached the chip, in order.
     public private(set) var writes: [[UInt8]] = []
+    /// How much of `writes` is kept.
+    public var keeping = MockHistory.all
     public private(set) var protocolErrors: [String] = []
 
     public init() {}
@@ -38,7 +40,7 @@ public final class MockHT16K33: I2CDevice {
             protocolErrors.append("an empty write (address only)")
             return
         }
-        writes.append(bytes)
+        writes.record(bytes, keeping: keeping)
         let rest = bytes.dropFirst()
         switch command {
         case 0x00...0x0F:

@@ -13,6 +13,8 @@ public final class MockOutput: DigitalOutput {
     public let activeLow: Bool
     public private(set) var active = false
     public private(set) var history: [(at: Instant, active: Bool)] = []
+    /// How much of `history` is kept.
+    public var keeping = MockHistory.all
     private let clock: MockClock
 
     public init(name: String, clock: @escaping MockClock, activeLow: Bool = false) {
@@ -27,7 +29,7 @@ public final class MockOutput: DigitalOutput {
     public func set(_ active: Bool) throws {
         guard active != self.active || history.isEmpty else { return }
         self.active = active
-        history.append((clock(), active))
+        history.record((clock(), active), keeping: keeping)
     }
 }
 
@@ -38,6 +40,8 @@ public final class MockOutput: DigitalOutput {
 /// as drawn, or a byte it would not take, is a fault.
 public final class MockDisplay: SegmentDisplay {
     public private(set) var frames: [(at: Instant, frame: Frame)] = []
+    /// How much of `frames` is kept.
+    public var keeping = MockHistory.all
     /// Frames the chip did not light as the core drew them, and what the
     /// chip was sent that it would not take (none while the driver is right).
     public private(set) var faults: [String] = []
@@ -55,12 +59,12 @@ public final class MockDisplay: SegmentDisplay {
 
     public func show(_ frame: Frame) throws {
         guard let driver else {
-            frames.append((clock(), frame))
+            frames.record((clock(), frame), keeping: keeping)
             return
         }
         try driver.show(frame)
         guard let chip else {
-            frames.append((clock(), frame))
+            frames.record((clock(), frame), keeping: keeping)
             return
         }
         let lit = chip.lit(digits: frame.digits)
@@ -71,7 +75,7 @@ public final class MockDisplay: SegmentDisplay {
             faults += errors[seenErrors...].map { "\(clock()): \($0)" }
             seenErrors = errors.count
         }
-        frames.append((clock(), Frame.segments((0..<lit.digits).map { lit.segments(at: $0) }, colon: lit.colon, brightness: frame.brightness)))
+        frames.record((clock(), Frame.segments((0..<lit.digits).map { lit.segments(at: $0) }, colon: lit.colon, brightness: frame.brightness)), keeping: keeping)
     }
 
     private var seenErrors = 0
@@ -82,6 +86,8 @@ public final class MockDisplay: SegmentDisplay {
 /// a passive buzzer's PWM channel) first.
 public final class MockSounder: Sounder {
     public private(set) var history: [(at: Instant, tone: Tone?)] = []
+    /// How much of `history` is kept.
+    public var keeping = MockHistory.all
     private let clock: MockClock
     private let driver: (any Sounder)?
 
@@ -94,6 +100,6 @@ public final class MockSounder: Sounder {
 
     public func sound(_ tone: Tone?) throws {
         try driver?.sound(tone)
-        history.append((clock(), tone))
+        history.record((clock(), tone), keeping: keeping)
     }
 }

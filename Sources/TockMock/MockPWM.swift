@@ -9,6 +9,8 @@ public final class MockPWM: PWMChannel {
 
     /// Every call, in order (repeats included, so tests can count writes).
     public private(set) var history: [Setting] = []
+    /// How much of `history` is kept.
+    public var keeping = MockHistory.all
     /// The next call fails with this error and changes nothing.
     public var failNext: HardwareError?
 
@@ -30,6 +32,6 @@ public final class MockPWM: PWMChannel {
             failNext = nil
             throw error
         }
-        history.append(setting)
+        history.record(setting, keeping: keeping)
     }
 }

@@ -27,6 +27,8 @@ public final class MockMAX7219: SPIDevice {
 
     /// Every transfer, in order.
     public private(set) var writes: [[UInt8]] = []
+    /// How much of `writes` is kept.
+    public var keeping = MockHistory.all
     public private(set) var protocolErrors: [String] = []
 
     public init() {}
@@ -36,7 +38,7 @@ public final class MockMAX7219: SPIDevice {
             failNext = nil
             throw error
         }
-        writes.append(bytes)
+        writes.record(bytes, keeping: keeping)
         // One chip: the last 16 bits shifted in are latched when CS rises;
         // anything before them would go on to a next chip in a chain.
         guard bytes.count == 2 else {

@@ -72,7 +72,7 @@ public final class InteractiveSimulator {
         let reactor = try Reactor()
         // The configured display and buzzer drivers on a mock board: the
         // screen shows what the display chip lights.
-        let parts = Devices.mockParts(config, clock: { [reactor] in reactor.now().monotonic })
+        let parts = Devices.mockParts(config, clock: { [reactor] in reactor.now().monotonic }, keeping: .service)
         let panel = parts.panel, leds = parts.leds, display = parts.display
         let devices = Devices(readers: parts.devices.readers, panel: panel, display: display, sounder: TerminalBell(parts.sounder),
                               leds: parts.devices.leds, switchPosition: config.switchPosition, board: parts.devices.board,

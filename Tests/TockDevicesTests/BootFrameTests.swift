@@ -69,3 +69,18 @@ import TockMock
         }
     }
 }
+
+/// The appliance on the mock backend (`tock run` on a PC) runs for days:
+/// its parts keep only their latest records.
+@Suite struct MockServiceHistoryTests {
+    @Test func theMockServiceKeepsItsLatestRecordsAndTestsKeepAll() throws {
+        let config = try Configuration.parse(yaml: "mode: stopwatch\n", file: "c.yaml")
+        let service = Devices.mock(config, clock: { Instant(nanoseconds: 0) })
+        #expect((service.display as? MockDisplay)?.keeping == .service)
+        #expect((service.sounder as? MockSounder)?.keeping == .service)
+        #expect(service.board?.keeping == .service)
+        let test = Devices.mockParts(config, clock: { Instant(nanoseconds: 0) })
+        #expect(test.display.keeping == .all)
+        #expect(test.board.keeping == .all)
+    }
+}
