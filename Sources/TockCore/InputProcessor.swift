@@ -16,11 +16,12 @@ public struct InputProcessor: Equatable, Sendable {
         for b in Button.allCases { lines[.button(b)] = Debouncer(period: settings.debounce, level: false) }
         lines[.directionSwitch] = Debouncer(period: settings.debounce, level: switchPosition == .up)
         self.lines = lines
+        self.switchPosition = switchPosition
         self.gestures = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, ButtonGesture(button: $0)) })
     }
 
-    /// The debounced switch position.
-    public var switchPosition: SwitchPosition { lines[.directionSwitch]!.settled ? .up : .down }
+    /// The debounced switch position (kept beside its debouncer: read after every batch).
+    public private(set) var switchPosition: SwitchPosition
 
     public func isHeld(_ b: Button) -> Bool { gestures[b]!.isHeld }
 
@@ -30,6 +31,7 @@ public struct InputProcessor: Equatable, Sendable {
     /// where the switch already is changes nothing, a move away takes over.
     public mutating func setSwitch(_ position: SwitchPosition) {
         lines[.directionSwitch]!.force(position == .up)
+        switchPosition = lines[.directionSwitch]!.settled ? .up : .down
     }
 
     /// A raw edge: `active` is pressed for a button, Up for the switch.
@@ -54,7 +56,8 @@ public struct InputProcessor: Equatable, Sendable {
             guard let d = lines[line]!.deadline, d == due, let change = lines[line]!.settle(at: due) else { continue }
             switch line {
             case .directionSwitch:
-                return [(.switched(change.level ? .up : .down), change.since)]
+                switchPosition = change.level ? .up : .down
+                return [(.switched(switchPosition), change.since)]
             case .button(let b):
                 let fired = change.level
                     ? gestures[b]!.pressed(at: change.since, style: style(b), settings: settings)

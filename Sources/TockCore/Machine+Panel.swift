@@ -118,6 +118,7 @@ extension Machine {
 
     // MARK: - What shows
 
+    @inline(__always)  // (Machine+Quiet.swift)
     func presentation(at now: Now) -> Presentation {
         let t = now.monotonic
         if case .ringing(_, let since) = alarms.state {

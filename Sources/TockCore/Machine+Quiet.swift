@@ -3,13 +3,19 @@
 /// else; the frame and the display's own deadlines, shared with a full
 /// batch of outputs.
 extension Machine {
+    // The helpers of a tick are inlined: a call to a method that reads
+    // `self` from a mutating one copies the whole Machine first (3.5 KB,
+    // three times a tick before).
+
     /// What to show, drawn, at the brightness in use (`Devices.frame`).
+    @inline(__always)
     func frame(_ p: Presentation, at now: Now) -> Frame {
         devices.frame(p, at: now, zone: settings.clock.zone, lastPoint: panel.shownCounts.several)
     }
 
     /// When the display changes by itself: a blink's next toggle, the next
     /// step of a count or a clock.
+    @inline(__always)
     func displayDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
         let t = now.monotonic
         var monotonic = p.blink?.nextToggle(after: t)

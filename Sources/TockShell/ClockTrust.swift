@@ -67,13 +67,14 @@ public struct ClockTrust: Sendable, Equatable {
     public mutating func look(at now: Now) -> [Change] {
         guard now.monotonic >= lookMonotonic else { return [] }
         var changes: [Change] = []
-        let elapsed = now.monotonic - lookMonotonic
-        let drift = (now.wall - lookWall) - elapsed
-        let tolerance = max(.seconds(1), elapsed / 1000)
-        if drift > tolerance || drift < .zero - tolerance {
-            lastStep = Step(by: drift, at: now.monotonic)
+        // In nanoseconds: this runs at every wake-up.
+        let elapsed = now.monotonic.nanoseconds - lookMonotonic.nanoseconds
+        let drift = (now.wall.nanoseconds - lookWall.nanoseconds) - elapsed
+        let tolerance = max(1_000_000_000, elapsed / 1000)
+        if drift > tolerance || drift < -tolerance {
+            lastStep = Step(by: .nanoseconds(drift), at: now.monotonic)
             steps += 1
-            changes.append(.stepped(by: drift))
+            changes.append(.stepped(by: .nanoseconds(drift)))
         }
         lookMonotonic = now.monotonic
         lookWall = now.wall

@@ -82,5 +82,14 @@ import Testing
         // Finer than a nanosecond is cut toward zero.
         #expect((Duration.nanoseconds(5) / 2).nanoseconds == 2)
         #expect((Duration.nanoseconds(-5) / 2).nanoseconds == -2)
+        // The ends of Int64 and beyond the 64-bit division's reach, against the 128-bit one.
+        for n: Int64 in [Int64.max, Int64.min + 1, Int64.max - 1, 1 << 62, -(1 << 62)] {
+            #expect(Duration.nanoseconds(n).nanoseconds == n)
+        }
+        for atto: Int128 in [1, -1, 999_999_999, -999_999_999, 1_000_000_001, -1_000_000_001,
+                             (Int128(1) << 64) - 1, Int128(1) << 64, -(Int128(1) << 64), Int128(Int64.max) * 1_000_000_000 + 999_999_999,
+                             Int128(Int64.min + 1) * 1_000_000_000 - 999_999_999] {
+            #expect(Duration(attoseconds: atto).nanoseconds == Int64(atto / 1_000_000_000), "\(atto)")
+        }
     }
 }
