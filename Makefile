@@ -167,7 +167,9 @@ web-venv:
 	$(call venv,$(WEB_VENV),playwright$(,) schemathesis,-r Tests/web/requirements.txt)
 WEB_VENV := $(CACHE)/web-venv-playwright1.65.2-schemathesis4.32.5
 WEB_EXAMPLES ?= 25
+web-test: export TOCK_WEB_TEST_DIR = $(CACHE)/web-tests
 web-test: web-venv
+	rm -rf $(CACHE)/web-tests
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python browser_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python timers_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium
 	cd Tests/web && PYTHONDONTWRITEBYTECODE=1 $(WEB_VENV)/bin/python page_texts_test.py $(CURDIR)/.build/debug/tock $(CURDIR)/.build/debug/tock-web /usr/bin/chromium

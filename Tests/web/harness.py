@@ -19,7 +19,14 @@ def free_port():
 class Box:
     def __init__(self, tock, tock_web):
         self.tock, self.tock_web = tock, tock_web
-        self.dir = tempfile.mkdtemp(prefix="tock-web-test-")
+        # Under TOCK_WEB_TEST_DIR when given (make web-test empties it at the start of a run,
+        # so the last run's logs stay for reading and earlier runs' do not pile up).
+        parent = os.environ.get("TOCK_WEB_TEST_DIR")
+        if parent and len(parent) > 60:  # the control socket's path must stay under 108 bytes
+            parent = None
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        self.dir = tempfile.mkdtemp(prefix="tock-web-test-", dir=parent or None)
         self.socket = os.path.join(self.dir, "control.sock")
         self.tokens = os.path.join(self.dir, "tokens.json")
         config = os.path.join(self.dir, "config.yaml")
