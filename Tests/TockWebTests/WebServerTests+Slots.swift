@@ -58,13 +58,7 @@ extension WebServerTests {
         limits.loopbackExempt = false
         limits.newborn = .seconds(60)  // the moment outlasts the test: nothing here waits on time
         try start(limits: limits)
-        var busy: [Client] = []
-        for n in 1...2 {
-            let c = try Client(port: port, from: "127.0.0.2")
-            c.send("GET / HTTP/1.1\r\n")
-            busy.append(c)
-            waitFor { server.connections - server.idleConnections >= n }
-        }
+        let busy = try busyClients(2, from: "127.0.0.2")
         let slow = try Client(port: port, from: "127.0.0.2")
         waitFor { server.connections == 3 }
         let stranger = try Client(port: port, from: "127.0.0.2")

@@ -225,17 +225,10 @@ final class WebServerTests: XCTestCase {
         XCTAssertTrue(idle[0].readAll().closed, "the first idle connection was evicted")
         XCTAssertEqual(server.evictions, 1)
         // Four connections in the middle of a request: none idle, the next is refused.
-        var busy: [Client] = []
-        for n in 1...4 {
-            let c = try Client(port: port)
-            c.send("GET / HTTP/1.1\r\n")
-            busy.append(c)
-            // Until the server has read it (else the next one would evict it, still idle).
-            waitFor { server.connections - server.idleConnections >= n }
-        }
+        let busy = try busyClients(4)
         let extra = try Client(port: port)
         XCTAssertEqual(extra.status(), 503)
-        _ = idle
+        _ = (idle, busy)
     }
 
     /// One host cannot take every slot by staying under the total: past
@@ -257,13 +250,7 @@ final class WebServerTests: XCTestCase {
         XCTAssertTrue(idle[0].readAll().closed, "its own idlest made room")
         XCTAssertEqual(server.evictions, 1)
         // Three in the middle of a request from .2: the next from .2 is refused ...
-        var busy: [Client] = []
-        for n in 1...3 {
-            let c = try Client(port: port, from: "127.0.0.2")
-            c.send("GET / HTTP/1.1\r\n")
-            busy.append(c)
-            waitFor { server.connections - server.idleConnections >= n }
-        }
+        let busy = try busyClients(3, from: "127.0.0.2")
         // (let in on probation: its first request must carry a token)
         let refused = try Client(port: port, from: "127.0.0.2")
         refused.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -275,6 +262,19 @@ final class WebServerTests: XCTestCase {
         other.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(other.status(), 200)
         _ = (idle, busy)
+    }
+
+    /// `count` connections in the middle of a request (its first line
+    /// sent), each waited for until the server has read it (else the next
+    /// one could close it, still idle).
+    func busyClients(_ count: Int, from source: String? = nil) throws -> [Client] {
+        let before = server.connections - server.idleConnections
+        return try (1...count).map { n in
+            let c = try Client(port: port, from: source)
+            c.send("GET / HTTP/1.1\r\n")
+            waitFor { server.connections - server.idleConnections >= before + n }
+            return c
+        }
     }
 
     /// A token, paired over HTTP with the code the fake box "shows".
