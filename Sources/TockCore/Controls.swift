@@ -1,6 +1,15 @@
 /// The three momentary push buttons on the front panel.
 public enum Button: String, CaseIterable, Hashable, Sendable {
     case start, stop, reset
+
+    /// The button's place in `allCases`.
+    public var index: Int {
+        switch self {
+        case .start: 0
+        case .stop: 1
+        case .reset: 2
+        }
+    }
 }
 
 /// The Up/Down toggle switch. Down counts down from the preset; Up counts
@@ -16,6 +25,14 @@ public enum InputLine: Hashable, Sendable {
     case directionSwitch
 
     public static let all: [InputLine] = Button.allCases.map(InputLine.button) + [.directionSwitch]
+
+    /// The line's place in `all`.
+    public var index: Int {
+        switch self {
+        case .button(let b): b.index
+        case .directionSwitch: Button.allCases.count
+        }
+    }
 
     /// The line's short name: the button's, or `switch`, as logs, the
     /// `pins.NAME` keys and `tock run --mock-input` spell it.

@@ -7,42 +7,44 @@ public struct InputProcessor: Equatable, Sendable {
     }
 
     public var settings: InputSettings
-    private var lines: [InputLine: Debouncer]
-    private var gestures: [Button: ButtonGesture]
+    // Arrays at the lines' and buttons' places (`index`), not dictionaries:
+    // no hashing on each input, and at start-up no first look by the
+    // runtime for `InputLine: Hashable` (a quarter of a million instructions).
+    private var lines: [Debouncer]
+    private var gestures: [ButtonGesture]
 
     public init(settings: InputSettings, switchPosition: SwitchPosition) {
         self.settings = settings
-        var lines: [InputLine: Debouncer] = [:]
-        for b in Button.allCases { lines[.button(b)] = Debouncer(period: settings.debounce, level: false) }
-        lines[.directionSwitch] = Debouncer(period: settings.debounce, level: switchPosition == .up)
-        self.lines = lines
+        lines = InputLine.all.map { Debouncer(period: settings.debounce, level: $0 == .directionSwitch && switchPosition == .up) }
         self.switchPosition = switchPosition
-        self.gestures = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, ButtonGesture(button: $0)) })
+        self.gestures = Button.allCases.map { ButtonGesture(button: $0) }
     }
 
     /// The debounced switch position (kept beside its debouncer: read after every batch).
     public private(set) var switchPosition: SwitchPosition
 
-    public func isHeld(_ b: Button) -> Bool { gestures[b]!.isHeld }
+    public func isHeld(_ b: Button) -> Bool { gestures[b.index].isHeld }
 
     /// The switch set from outside (the control socket, the web page): it
     /// counts as if the lever had moved there and settled. The lever is a
     /// level, not an edge, so its next change of position wins: a move to
     /// where the switch already is changes nothing, a move away takes over.
     public mutating func setSwitch(_ position: SwitchPosition) {
-        lines[.directionSwitch]!.force(position == .up)
-        switchPosition = lines[.directionSwitch]!.settled ? .up : .down
+        lines[InputLine.directionSwitch.index].force(position == .up)
+        switchPosition = lines[InputLine.directionSwitch.index].settled ? .up : .down
     }
 
     /// A raw edge: `active` is pressed for a button, Up for the switch.
     public mutating func edge(_ line: InputLine, active: Bool, at t: Instant) {
-        lines[line]!.edge(to: active, at: t)
+        lines[line.index].edge(to: active, at: t)
     }
 
     /// The earliest instant something is due.
     public var deadline: Instant? {
-        let d = lines.values.compactMap(\.deadline) + gestures.values.compactMap { $0.deadline(settings: settings) }
-        return d.min()
+        var earliest: Instant?
+        for l in lines { earliest = Instant.earliest(earliest, l.deadline) }
+        for g in gestures { earliest = Instant.earliest(earliest, g.deadline(settings: settings)) }
+        return earliest
     }
 
     /// Process the earliest item due at or before `now`, asking `style` how
@@ -53,21 +55,21 @@ public struct InputProcessor: Equatable, Sendable {
         guard let due = deadline, due <= now else { return [] }
         // Settled edges first, in line order, then held-button deadlines.
         for line in InputLine.all {
-            guard let d = lines[line]!.deadline, d == due, let change = lines[line]!.settle(at: due) else { continue }
+            guard let d = lines[line.index].deadline, d == due, let change = lines[line.index].settle(at: due) else { continue }
             switch line {
             case .directionSwitch:
                 switchPosition = change.level ? .up : .down
                 return [(.switched(switchPosition), change.since)]
             case .button(let b):
                 let fired = change.level
-                    ? gestures[b]!.pressed(at: change.since, style: style(b), settings: settings)
-                    : gestures[b]!.released(at: change.since)
+                    ? gestures[b.index].pressed(at: change.since, style: style(b), settings: settings)
+                    : gestures[b.index].released(at: change.since)
                 return fired.map { (.action($0.0), $0.1) }
             }
         }
         for b in Button.allCases {
-            guard let d = gestures[b]!.deadline(settings: settings), d == due else { continue }
-            return gestures[b]!.fire(at: due, settings: settings).map { (.action($0.0), $0.1) }
+            guard let d = gestures[b.index].deadline(settings: settings), d == due else { continue }
+            return gestures[b.index].fire(at: due, settings: settings).map { (.action($0.0), $0.1) }
         }
         return []
     }

@@ -56,7 +56,8 @@ final class NetworkWatch {
         let identity = NetworkIdentity(addresses: Array(AddressWatch.addresses().prefix(Self.keptAddresses)), name: AddressWatch.localName())
         guard identity != last else { return }
         if last != nil || !identity.addresses.isEmpty {
-            log.info("network: \(identity.addresses.isEmpty ? "no IPv4 address" : identity.addresses.joined(separator: ", ")) (\(identity.name))")
+            let list = identity.addresses.isEmpty ? "no IPv4 address" : identity.addresses.joinedText(separator: ", ")
+            log.info("network: \(list) (\(identity.name))")
         }
         last = identity
         shell.network(identity)

@@ -1,5 +1,6 @@
 import Glibc
 import SystemPackage
+import TockCore
 
 /// The service manager's notification protocol (sd_notify(3)): newline-
 /// separated `KEY=value` assignments in one datagram to the Unix socket
@@ -38,7 +39,7 @@ public final class SystemdNotifier {
     public func notify(_ assignments: [String]) throws(Errno) {
         guard let path = socketPath else { return }
         if fd == nil { fd = try Syscall.unixSocket(CInt(SOCK_DGRAM.rawValue)) }
-        let text = assignments.map { $0.replacingNewlines }.joined(separator: "\n")
+        let text = assignments.map { $0.replacingNewlines }.joinedText(separator: "\n")
         try Syscall.sendDatagram(fd!, Array(text.utf8), to: path)
     }
 

@@ -113,3 +113,20 @@ import Testing
         #expect(p.switchPosition == .up)
     }
 }
+
+/// The places the input processor keeps its lines and buttons at, and the
+/// loop that joins text where the generic `joined` cost start-up time.
+@Suite struct InputPlacesTests {
+    @Test func eachLineAndButtonHasItsOwnPlaceInOrder() {
+        #expect(InputLine.all.map(\.index) == Array(0..<InputLine.all.count))
+        #expect(Button.allCases.map(\.index) == Array(0..<Button.allCases.count))
+        #expect(Set(InputLine.all).count == InputLine.all.count)
+    }
+
+    @Test func joinedTextIsJoined() {
+        for parts in [[], [""], ["a"], ["a", "b"], ["10.0.0.2", "", "fe80::1"], Array(repeating: "x", count: 100)] {
+            #expect(parts.joinedText(separator: ", ") == parts.joined(separator: ", "))
+            #expect(parts.joinedText(separator: "") == parts.joined())
+        }
+    }
+}
