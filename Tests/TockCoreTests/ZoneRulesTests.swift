@@ -108,8 +108,14 @@ func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int = 0) -> Int64 {
 
     /// RFC 8536 section 3.2: a UT offset SHOULD lie within -24:59:59 and
     /// +25:59:59; POSIX allows hours 0 to 24. Anything beyond is refused.
-    @Test func offsetsBeyondADayAreRefused() {
+    @Test func offsetsBeyondADayAreRefused() throws {
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "<+48>-48") }
+        // Numbers too long for any field, up to past Int64: refused, not trapped.
+        for digits in [3, 19, 20, 40] {
+            #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "<+01>-" + String(repeating: "9", count: digits)) }
+            #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "CET-1CEST,M3.5.0,M10.5." + String(repeating: "9", count: digits)) }
+        }
+        #expect(try ZoneRules(posix: "<+01>-01").offset(at: WallTime(nanoseconds: 0)) == 3600)
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(posix: "<+01>-1<-30>30,J100,J200") }
         #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(tzif: tzif(offsets: [3600, -172_800], at: [1_800_000_000]), name: "crafted") }
         #expect((try? ZoneRules(tzif: tzif(offsets: [93_599, -89_999], at: [1_800_000_000]), name: "edge")) != nil)
