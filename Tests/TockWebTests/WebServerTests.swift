@@ -266,13 +266,15 @@ final class WebServerTests: XCTestCase {
 
     /// `count` connections in the middle of a request (its first line
     /// sent), each waited for until the server has read it (else the next
-    /// one could close it, still idle).
+    /// one could close it, still idle): the n-th is in once n connections
+    /// are busy, counted from none (one just served may still be writing
+    /// its reply: it is waited for first).
     func busyClients(_ count: Int, from source: String? = nil) throws -> [Client] {
-        let before = server.connections - server.idleConnections
+        waitFor { server.connections == server.idleConnections }
         return try (1...count).map { n in
             let c = try Client(port: port, from: source)
             c.send("GET / HTTP/1.1\r\n")
-            waitFor { server.connections - server.idleConnections >= before + n }
+            waitFor { server.connections - server.idleConnections >= n }
             return c
         }
     }

@@ -6,7 +6,7 @@
 log "probe on $SIM_CHIP ($SIM)"
 [ "$(value GPIO18)" = 0 ] || fail "GPIO18 reads $(value GPIO18) before the probe runs (expected its pull-down, 0)"
 
-"$BINARY" --chip "$SIM_CHIP" --in GPIO17 --out GPIO18 --edges 2 --timeout 10 --hold 1 \
+"$BINARY" --chip "$SIM_CHIP" --in GPIO17 --out GPIO18 --edges 2 --timeout 10 --hold 5 \
   > "$OUT/probe.log" 2>&1 &
 probe=$!
 
