@@ -9,7 +9,7 @@ public struct InputProcessor: Equatable, Sendable {
     public var settings: InputSettings
     // Arrays at the lines' and buttons' places (`index`), not dictionaries:
     // no hashing on each input, and at start-up no first look by the
-    // runtime for `InputLine: Hashable` (a quarter of a million instructions).
+    // runtime for `Button: Hashable` (a quarter of a million instructions).
     private var lines: [Debouncer]
     private var gestures: [ButtonGesture]
 
