@@ -143,7 +143,7 @@ public struct ConnectionSlots<Key: Hashable>: Sendable where Key: Sendable {
                         guard carriesToken(k) else { unread = k; break }
                         slots[k]?.kind = .paired
                     }
-                    unread = unread ?? byAge.first(where: { silent($0.key) && slots[$0.key]?.kind != .paired })?.key
+                    unread = unread ?? byAge.first(where: { silent($0.key) })?.key
                 }
                 let pairedIdle = slots.filter { $0.value.kind == .paired && $0.value.idleSince != nil && quiet($0.key) }
                 if let victim = stalling.min(by: { $0.value.admitted < $1.value.admitted })?.key ?? unread
