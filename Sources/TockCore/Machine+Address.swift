@@ -12,11 +12,13 @@
 /// that wakes the idle clock.
 extension Machine {
     /// The box is at rest: a scroll may show.
+    @inline(__always)  // (Machine+Quiet.swift)
     func scrollMayShow(at t: Instant) -> Bool {
         program.isIdle && !timers.anyActive && alarms.state == .quiet && !browsing(at: t)
     }
 
     /// A scroll is on the display at `t`.
+    @inline(__always)  // (Machine+Quiet.swift)
     func scrollShowing(at t: Instant) -> Bool {
         guard let s = panel.scroll, s.window(at: t, digits: renderer.digits) != nil else { return false }
         return scrollMayShow(at: t)
@@ -65,14 +67,18 @@ extension Machine {
     var scrollEnd: Instant? { panel.scroll?.end(digits: renderer.digits) }
 
     /// The scroll's next step, while it shows.
+    @inline(__always)  // (Machine+Quiet.swift)
     func scrollStep(after t: Instant) -> Instant? {
         guard scrollShowing(at: t) else { return nil }
         return panel.scroll?.nextStep(after: t, digits: renderer.digits)
     }
 
     /// The scroll's frame text at `t`, while it shows.
+    @inline(__always)  // (Machine+Quiet.swift)
     func scrollPresentation(at t: Instant) -> Presentation? {
-        guard scrollMayShow(at: t), let w = panel.scroll?.window(at: t, digits: renderer.digits) else { return nil }
+        // The scroll first: most wake-ups have none, and the box's rest is
+        // the dearer question (it looks at the program).
+        guard let w = panel.scroll?.window(at: t, digits: renderer.digits), scrollMayShow(at: t) else { return nil }
         return Presentation(.text(w))
     }
 }

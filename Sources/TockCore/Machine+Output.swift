@@ -2,7 +2,9 @@
 extension Machine {
     /// Everything the machine reacts to. Past tense where it happened
     /// outside (an edge, a wake-up, a step of the clock), a request where
-    /// someone asks for a change (a preset, a mode, an alarm edit).
+    /// someone asks for a change (a preset, a mode, an alarm edit). The
+    /// large requests are boxed (`indirect`): an input is copied on its way
+    /// in, and a wake-up should not copy the size of a configuration.
     public enum Input: Equatable, Sendable {
         /// The box was switched on (or the service started): every output
         /// is reported afresh, plus the first wake-up.
@@ -23,7 +25,7 @@ extension Machine {
         case remoteSwitch(SwitchPosition)
         /// `tock brightness`, `tock night`: the brightness by day and the
         /// night schedule, at once, kept across restarts (`Dimming`).
-        case setDimming(Dimming)
+        indirect case setDimming(Dimming)
         /// `tock set`: replace the current preset, in ready or done.
         case setPreset(Duration)
         /// `tock mode`: change the mode when nothing is counting.
@@ -32,19 +34,19 @@ extension Machine {
         /// or done.
         case selectProgram(String)
         /// `tock alarm add|rm|on|off|skip-next`.
-        case editAlarms(AlarmEdit)
+        indirect case editAlarms(AlarmEdit)
         /// Take the fleet group's program, as of its instant.
-        case adoptGroup(Snapshot.Count)
+        indirect case adoptGroup(Snapshot.Count)
         /// The fleet group became reachable (presses go through it) or
         /// unreachable. Changes nothing else and reports nothing.
         case groupLink(Bool)
         /// A reloaded configuration file: the same state under new settings.
-        case reconfigure(Settings)
+        indirect case reconfigure(Settings)
         /// The light sensor's reading, lux (`Settings.light`); nil when it
         /// does not answer or reads out of range.
         case ambientLight(Double?)
         /// `tock timer add|pause|resume|cancel`: an extra timer.
-        case timer(ExtraTimers.Request)
+        indirect case timer(ExtraTimers.Request)
         /// `tock add 2m [NAME]`: time added to a count (negative: taken
         /// away), the box's own or an extra timer (AddTime.swift).
         case addTime(Duration, CountRef)

@@ -9,6 +9,7 @@
 /// (a flip is remembered and applies at the next reset, as while running).
 extension Machine {
     /// The idle clock is on the display at `t`.
+    @inline(__always)  // (Machine+Quiet.swift)
     func clockShowing(at t: Instant) -> Bool {
         clockMayShow && !panel.browsing(at: t) && t >= panel.activeAt + settings.display.idleAfter
     }
@@ -16,11 +17,13 @@ extension Machine {
     /// Nothing keeps the idle clock away but time: it is on, nothing counts
     /// or rings, and no button is held (a long press begun on the timer view
     /// stays a long press; the release is activity of its own).
+    @inline(__always)  // (Machine+Quiet.swift)
     private var clockMayShow: Bool {
         settings.display.idleClock && program.isIdle && !timers.anyActive && alarms.state == .quiet && !Button.allCases.contains(where: input.isHeld)
     }
 
     /// The alarm list is on the display at `t`.
+    @inline(__always)  // (Machine+Quiet.swift)
     func browsing(at t: Instant) -> Bool { panel.browsing(at: t) }
 
     /// A snooze count-down is on the display.
@@ -137,6 +140,7 @@ extension Machine {
     }
 
     /// The local time of day, or unknown while the clock is not synchronised.
+    @inline(__always)  // (Machine+Quiet.swift)
     func timeOfDay(_ now: Now, blinkColon: Bool) -> DisplayContent {
         let c = settings.clock
         guard now.wallSynchronised || !c.requireSync else { return .timeOfDay(nil, twelveHour: false, blinkColon: false) }

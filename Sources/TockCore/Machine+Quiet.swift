@@ -37,13 +37,13 @@ extension Machine {
     /// count's wake-ups (one a second for MM:SS), and costs a frame instead
     /// of a full batch. Debug builds check each against a full batch.
     mutating func quietTick(at now: Now, _ quiet: QuietTick.Until) -> Output {
-        time.applied(to: now.monotonic)
         let p = presentation(at: now)
         let frame = frame(p, at: now)
+        let motion = displayDeadlines(p, at: now)
+        time.applied(to: now.monotonic)
         var out = Output()
         out.items.reserveCapacity(2)
         if frame != reported.shown.frame { out.append(.render(frame)); reported.shown.frame = frame }
-        let motion = displayDeadlines(p, at: now)
         out.append(.wake(monotonic: Instant.earliest(quiet.monotonic, motion.monotonic),
                          wall: quiet.wall.map { w in motion.wall.map { min(w, $0) } ?? w } ?? motion.wall))
         return out

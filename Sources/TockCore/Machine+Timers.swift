@@ -80,6 +80,7 @@ extension Machine {
 
     /// An extra timer's display: what is left, blinking while paused; its
     /// name flashing while it rings.
+    @inline(__always)  // (Machine+Quiet.swift)
     func presentation(of x: ExtraTimer, at t: Instant) -> Presentation {
         switch x.state {
         case .running(let ends): Presentation(.down(max(ends - t, .zero)), motion: .monotonic)
@@ -111,6 +112,7 @@ extension Machine {
     /// A name as wide as the display at most: one given on an 8-digit
     /// display, kept in the state file, and read by a box whose file now
     /// says 4 digits shows its first 4.
+    @inline(__always)  // (Machine+Quiet.swift)
     private func drawn(_ label: String) -> String {
         label.count <= renderer.digits ? label : String(label.prefix(renderer.digits))
     }

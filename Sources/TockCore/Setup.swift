@@ -11,14 +11,12 @@ extension Machine {
         /// A configuration (reloaded, or read at a restart) that waits for
         /// the count in progress to be reset: a change of file never cuts
         /// a count short, rings it early or loses it.
-        @usableFromInline var pending: Settings?
+        @usableFromInline var pending: Settings? { didSet { waits = pending != nil } }
         var setAside: SetAsideEdits
-
-        /// A configuration waits for the count's reset.
-        var waits: Bool {
-            if case .some = pending { return true }
-            return false
-        }
+        /// A configuration waits for the count's reset: kept beside
+        /// `pending` and read on every wake-up, where a look at the
+        /// optional copied the 600-byte settings first.
+        private(set) var waits = false
 
         /// The settings to run under, from the file and the snapshot a
         /// restart (or a rebuild) continues from; `snapshot` loses the
@@ -53,6 +51,7 @@ extension Machine {
             }
             self.settings = settings
             self.fileMode = fileMode
+            waits = pending != nil  // (no didSet in an initialiser)
         }
 
         /// The daily alarms a snapshot kept, under the file's list: when

@@ -54,11 +54,21 @@ public final class Epoll {
     /// always reported by epoll_ctl(2)) is returned as ready too: its read
     /// reports what happened. A retried `EINTR` restarts the full timeout.
     public func wait(timeout: Duration? = nil, retryOnInterrupt: Bool = true) throws(Errno) -> [FileDescriptor] {
+        var ready: [FileDescriptor] = []
+        try wait(into: &ready, timeout: timeout, retryOnInterrupt: retryOnInterrupt)
+        return ready
+    }
+
+    /// The same, into `ready` (emptied first, its storage kept): a loop
+    /// that passes the same array each time allocates nothing per wake-up.
+    public func wait(into ready: inout [FileDescriptor], timeout: Duration? = nil,
+                     retryOnInterrupt: Bool = true) throws(Errno) {
         let n = try Syscall.epollWait(
             epollDescriptor, into: events,
             timeoutMilliseconds: Self.milliseconds(timeout),
             retryOnInterrupt: retryOnInterrupt)
-        return events.prefix(n).map { FileDescriptor(rawValue: $0.data.fd) }
+        ready.removeAll(keepingCapacity: true)
+        for e in events.prefix(n) { ready.append(FileDescriptor(rawValue: e.data.fd)) }
     }
 
     /// Closes the epoll descriptor; later calls do nothing.

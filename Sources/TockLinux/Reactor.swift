@@ -12,7 +12,11 @@ import TockLoop
 /// `epoll_wait` without a timeout and the process is never woken.
 ///
 /// Create it before any other thread starts and run it on that thread
-/// (see `SignalFD`).
+/// (see `SignalFD`). Everything here runs on that one thread, and no
+/// access to the loop's state spans a handler's call: the run-time
+/// exclusivity checks are left out of the per-wake-up state
+/// (`@exclusivity(unchecked)`, as in `TimerQueue` and `Shell`); the
+/// compile-time ones stay.
 public final class Reactor: EventLoop {
     /// Counters for tests, benchmarks and the status log.
     public struct Stats: Equatable, Sendable {
@@ -34,22 +38,22 @@ public final class Reactor: EventLoop {
     /// called once per wake-up however late the loop is. With `arm`, the
     /// kernel-level path the tests drive directly; the appliance's parts use
     /// timers (`EventLoop`).
-    var onTimer: (() -> Void)?
+    @exclusivity(unchecked) var onTimer: (() -> Void)?
     /// The real-time clock was stepped (parts hear of it through
     /// `onClockStep`). Watched at all times: with no wall deadline the
     /// real-time timerfd is armed for `stepWatch`, which never comes.
-    var onClockStepped: (() -> Void)?
+    @exclusivity(unchecked) var onClockStepped: (() -> Void)?
     /// One of the blocked signals arrived. When nil, a signal stops the
     /// loop: these signals ask for termination, and swallowing them would
     /// leave Ctrl-C without effect.
-    public var onSignal: ((CInt) -> Void)?
+    @exclusivity(unchecked) public var onSignal: ((CInt) -> Void)?
     /// The monotonic deadline passed: called with it and with the
     /// `CLOCK_BOOTTIME` instant the loop woke (read as `epoll_wait`
     /// returned), before `onTimer`. Measures wake-up lateness
     /// (`--timing-log`); the clock is read only while this is set.
-    public var onDeadlineWake: ((_ deadline: Instant, _ woke: Instant) -> Void)?
+    @exclusivity(unchecked) public var onDeadlineWake: ((_ deadline: Instant, _ woke: Instant) -> Void)?
 
-    public private(set) var stats = Stats()
+    @exclusivity(unchecked) public private(set) var stats = Stats()
     /// The parts' timers: after each wake-up the earliest of each clock is
     /// armed on the timerfds (see `EventLoop`).
     public let timers = TimerQueue()
@@ -60,18 +64,21 @@ public final class Reactor: EventLoop {
     private let boottimeTimer: TimerFD
     private let realtimeTimer: TimerFD
     private let signalFD: SignalFD
-    private var monotonicDeadline = DeadlineState.disarmed
-    private var wallDeadline = DeadlineState.disarmed
+    @exclusivity(unchecked) private var monotonicDeadline = DeadlineState.disarmed
+    @exclusivity(unchecked) private var wallDeadline = DeadlineState.disarmed
     /// Each watched descriptor's handler, at its number: descriptors are
     /// small and dense, and an array costs no hashing on each wake-up
     /// (nor the runtime's first look for `CInt: Hashable`, a quarter of a
     /// million instructions at start-up).
-    private var handlers: [(() -> Void)?] = []
-    private var isRunning = false
-    private var stopRequested = false
+    @exclusivity(unchecked) private var handlers: [(() -> Void)?] = []
+    @exclusivity(unchecked) private var isRunning = false
+    /// The descriptors of the last wake-up (its storage kept from one
+    /// wake-up to the next).
+    @exclusivity(unchecked) private var ready: [FileDescriptor] = []
+    @exclusivity(unchecked) private var stopRequested = false
     /// A clock step reported while arming rather than by a read; it is
     /// delivered before the loop next waits.
-    private var stepFoundWhileArming = false
+    @exclusivity(unchecked) private var stepFoundWhileArming = false
     /// The real-time timerfd's deadline when no part asks for one: the end
     /// of the kernel's time (it never expires), armed with
     /// `TFD_TIMER_CANCEL_ON_SET` only so that a step is reported. Without
@@ -165,7 +172,7 @@ public final class Reactor: EventLoop {
                 clockWasStepped()
                 continue
             }
-            let ready = try epoll.wait(timeout: nil)
+            try epoll.wait(into: &ready, timeout: nil)
             let woke = onDeadlineWake == nil ? nil : Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME))
             try dispatch(ready, wokeAt: woke)
         }

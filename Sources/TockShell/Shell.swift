@@ -17,18 +17,22 @@ public final class Shell {
     @exclusivity(unchecked) public private(set) var core: Machine
     private let loop: any EventLoop
     /// The core's next wake-up on each clock, and the deadlines it asked for.
-    private var wakeMonotonic: LoopTimer!
-    private var wakeWall: LoopTimer!
+    @exclusivity(unchecked) private var wakeMonotonic: LoopTimer!
+    @exclusivity(unchecked) private var wakeWall: LoopTimer!
     @exclusivity(unchecked) private var asked: (monotonic: Instant?, wall: WallTime?)
     let display: any SegmentDisplay
     private let sounder: any Sounder
     private let leds: [String: any DigitalOutput]
     let log: Logger
-    public var trace: TraceWriter?
+    @exclusivity(unchecked) public var trace: TraceWriter?
     /// Those who follow what the box shows and does (`observe`).
-    private var observers: [(BoxChange) -> Void] = []
+    @exclusivity(unchecked) private var observers: [Observer] = []
+    /// A follower's closure, held in a struct: an array of bare closures
+    /// keeps them at the generic abstraction, and every call went through
+    /// a thunk that copied the change (`make bench-tick`).
+    private struct Observer { let see: (BoxChange) -> Void }
     /// The switch position last handed out.
-    private var lastSwitch: SwitchPosition?
+    @exclusivity(unchecked) private var lastSwitch: SwitchPosition?
     /// The last state and frame carried out.
     @exclusivity(unchecked) public private(set) var state: StateName?
     @exclusivity(unchecked) public private(set) var frame: Frame?
@@ -36,7 +40,7 @@ public final class Shell {
     /// A notice shown over the core's frames until its timer fires, a
     /// button is pressed or `endNotice` (Shell+Notice.swift).
     @exclusivity(unchecked) var notice: Frame?
-    var noticeTimer: LoopTimer!
+    @exclusivity(unchecked) var noticeTimer: LoopTimer!
     /// The lines a command from outside can cause, each kind at most once a
     /// minute (a flood of timer commands on MQTT once wrote a line each).
     private let limited: Lines
@@ -48,12 +52,12 @@ public final class Shell {
     /// Buttons whose press a notice took, with their last level and when:
     /// their chatter and release are the notice's too.
     @exclusivity(unchecked) var taken: [Button: (active: Bool, at: Instant)] = [:]
-    var holdTimer: LoopTimer!
+    @exclusivity(unchecked) var holdTimer: LoopTimer!
     /// Output faults seen so far, by device (logged once each until it recovers).
-    private var faulty: Set<String> = []
+    @exclusivity(unchecked) private var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
     @exclusivity(unchecked) public internal(set) var clockTrust: ClockTrust
-    var clockWatch: LoopTimer!
+    @exclusivity(unchecked) var clockWatch: LoopTimer!
 
     public init(core: Machine, loop: any EventLoop, display: any SegmentDisplay, sounder: any Sounder,
                 leds: [String: any DigitalOutput], log: Logger) {
@@ -84,11 +88,11 @@ public final class Shell {
     /// Follow every change the box makes, batch by batch, in the order
     /// `observe` was called (see `BoxChange`).
     public func observe(_ observer: @escaping (BoxChange) -> Void) {
-        observers.append(observer)
+        observers.append(Observer(see: observer))
     }
 
     func tell(_ change: BoxChange) {
-        for o in observers { o(change) }
+        for o in observers { o.see(change) }
     }
 
     /// Whether pressing `button` now would change anything (`Machine.pressChanges`).

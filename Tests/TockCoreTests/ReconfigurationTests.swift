@@ -28,6 +28,25 @@ import Testing
         #expect(a.core.pendingSettings == nil && a.core.settings.presets == [.seconds(60)])
     }
 
+    /// The quiet tick reads `waits`, kept beside the pending settings
+    /// rather than worked out from them: both say the same at every step,
+    /// from a restart's first state (an initialiser sets no observer) to
+    /// the reset that applies the file.
+    @Test func theWaitingFlagFollowsThePendingSettings() {
+        var a = VirtualMachine(tenMinutes)
+        #expect(!a.core.setup.waits)
+        a.press(.start, at: 0)
+        a.run(to: 10)
+        a.take(a.core.handle(.reconfigure(oneMinute), at: a.clock))
+        #expect(a.core.setup.waits && a.core.pendingSettings == oneMinute)
+        var b = VirtualMachine(oneMinute, epoch: epoch + .seconds(20), restoring: a.persisted.last!)
+        #expect(b.core.setup.waits && b.core.pendingSettings == oneMinute)
+        b.press(.stop, at: 1)
+        b.press(.reset, at: 2)
+        b.run(to: 3)
+        #expect(!b.core.setup.waits && b.core.pendingSettings == nil && b.display == "01:00")
+    }
+
     @Test func aReloadWhilePausedWaitsForTheReset() {
         var a = VirtualMachine(tenMinutes)
         a.press(.start, at: 0)

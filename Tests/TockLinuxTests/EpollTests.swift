@@ -60,4 +60,25 @@ struct EpollTests {
         }
         #expect(try epoll.wait(timeout: .zero).count == 1)
     }
+
+    /// The loop's form: the array handed in is emptied of the last
+    /// wake-up's descriptors and filled with this one's, in its own
+    /// storage (no allocation per wake-up once it has grown).
+    @Test func waitingIntoAnArrayReplacesItsContentsInPlace() throws {
+        let epoll = try Epoll(capacity: 4)
+        let pipes = try (0..<3).map { _ in try TestPipe() }
+        for pipe in pipes { try epoll.add(pipe.readEnd) }
+        var ready: [FileDescriptor] = [pipes[2].readEnd, pipes[2].readEnd]
+        ready.reserveCapacity(8)
+        let storage = ready.withUnsafeBufferPointer { $0.baseAddress }
+        try pipes[0].send([1])
+        try pipes[1].send([1])
+        try epoll.wait(into: &ready, timeout: .zero)
+        #expect(Set(ready.map(\.rawValue)) == [pipes[0].readEnd.rawValue, pipes[1].readEnd.rawValue] && ready.count == 2)
+        #expect(ready.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        for pipe in pipes.prefix(2) { _ = try pipe.receive() }
+        try epoll.wait(into: &ready, timeout: .zero)
+        #expect(ready.isEmpty && ready.capacity >= 8)
+        #expect(ready.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    }
 }
