@@ -55,7 +55,7 @@ public final class GpiodInput: LevelReader {
     private let line: RequestedLine
     private let timestamp: (UInt64) -> Instant
     private let onLoss: (String) -> Void
-    public let initialLevels: [InputLine: Bool]
+    public let initialLevels: PerLine<Bool>
     private var lastSeqno: UInt = 0
 
     /// - Parameters:

@@ -47,7 +47,7 @@ public struct LevelChange: Equatable, Sendable {
 public protocol LevelReader: AnyObject {
     var descriptor: CInt { get }
     /// Each line's electrical level when it was opened.
-    var initialLevels: [InputLine: Bool] { get }
+    var initialLevels: PerLine<Bool> { get }
     /// Every pending change without blocking; none is an empty list.
     func readLevels() throws -> [LevelChange]
 }

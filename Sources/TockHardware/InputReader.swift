@@ -22,10 +22,11 @@ public final class InputReader: EdgeReader {
     private let source: any LevelReader
     private let onProblem: (String) -> Void
     /// Each line's electrical level as last read.
-    public private(set) var levels: [InputLine: Bool]
+    public private(set) var levels: PerLine<Bool>
     /// The timestamp of the last edge handed on.
     private var latest: Instant?
-    private var strangers: Set<InputLine> = []
+    /// Lines read that this reader was not opened for (said once each).
+    private var strangers = PerLine<Bool>()
 
     /// - Parameter onProblem: told of lost edges and strange lines, one
     ///   line per read at most.
@@ -39,7 +40,7 @@ public final class InputReader: EdgeReader {
     public var descriptor: CInt { source.descriptor }
 
     /// The lines read, with whether each is active now.
-    public var active: [InputLine: Bool] { levels.mapValues { $0 != activeLow } }
+    public var active: PerLine<Bool> { levels.mapValues { $0 != activeLow } }
 
     /// Polarity, the one place it is applied: active is high, or low on an
     /// active-low line.
@@ -53,7 +54,8 @@ public final class InputReader: EdgeReader {
         var lostOn: Set<String> = []
         for change in changes {
             guard let level = levels[change.line] else {
-                if strangers.insert(change.line).inserted {
+                if strangers[change.line] == nil {
+                    strangers[change.line] = true
                     onProblem("an edge on \(change.line.name), a line these inputs were not opened for, ignored")
                 }
                 continue

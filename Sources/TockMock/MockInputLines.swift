@@ -23,8 +23,8 @@ public final class MockInputLines: LevelReader {
     }
 
     public let bias: Bias
-    public private(set) var initialLevels: [InputLine: Bool]
-    private var wires: [InputLine: Wire]
+    public private(set) var initialLevels: PerLine<Bool>
+    private var wires: PerLine<Wire>
     private var pending: [LevelChange] = []
     private var wasRead = false
     /// A pipe that holds one byte while changes are pending: its read end
@@ -40,7 +40,7 @@ public final class MockInputLines: LevelReader {
         case .pullDown: false
         case .disabled, .asIs: nil
         }
-        var wires: [InputLine: Wire] = [:]
+        var wires = PerLine<Wire>()
         for line in lines { wires[line] = Wire(pull: pull, driven: nil, level: pull ?? false) }
         self.wires = wires
         initialLevels = wires.mapValues(\.level)
@@ -61,7 +61,7 @@ public final class MockInputLines: LevelReader {
     }
 
     public var descriptor: CInt { readEnd }
-    public var lines: [InputLine] { InputLine.all.filter { wires[$0] != nil } }
+    public var lines: [InputLine] { wires.lines }
 
     /// The level on `line` now (nil: no such line on this board).
     public func level(_ line: InputLine) -> Bool? { wires[line]?.level }

@@ -14,7 +14,7 @@ public final class MockPanel {
     public let lines: MockInputLines
     /// Whether a closed contact pulls its line low (`pins.active_low`).
     public let activeLow: Bool
-    private var closed: [InputLine: Bool] = [:]
+    private var closed = PerLine<Bool>()
 
     /// Wires the panel at power-up, before the lines are read: the buttons
     /// open, the switch closed when Up.

@@ -123,6 +123,22 @@ import Testing
         #expect(Set(InputLine.all).count == InputLine.all.count)
     }
 
+    @Test func aValuePerLineIsADictionaryByLine() {
+        var levels: PerLine<Bool> = [.directionSwitch: true, .button(.start): false]
+        #expect(levels.lines == [.button(.start), .directionSwitch])  // in InputLine.all's order
+        #expect(levels[.directionSwitch] == true && levels[.button(.start)] == false && levels[.button(.stop)] == nil)
+        #expect(!levels.isEmpty && PerLine<Int>().isEmpty && PerLine<Int>().lines.isEmpty)
+        levels[.button(.stop)] = true
+        levels[.button(.start)] = nil
+        #expect(levels.lines == [.button(.stop), .directionSwitch])
+        #expect(levels.mapValues { $0 ? 1 : 0 } == [.button(.stop): 1, .directionSwitch: 1])
+        #expect(levels != [.button(.stop): true])
+        // Every line has a place of its own: setting each leaves the others.
+        var each = PerLine<Int>()
+        for (i, line) in InputLine.all.enumerated() { each[line] = i }
+        #expect(InputLine.all.map { each[$0] } == Array(0..<InputLine.all.count))
+    }
+
     @Test func joinedTextIsJoined() {
         for parts in [[], [""], ["a"], ["a", "b"], ["10.0.0.2", "", "fe80::1"], Array(repeating: "x", count: 100)] {
             #expect(parts.joinedText(separator: ", ") == parts.joined(separator: ", "))

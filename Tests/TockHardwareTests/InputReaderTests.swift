@@ -7,9 +7,9 @@ import TockHardware
 @Suite struct InputReaderTests {
     final class Scripted: LevelReader {
         let descriptor: CInt = -1
-        let initialLevels: [InputLine: Bool]
+        let initialLevels: PerLine<Bool>
         var next: [LevelChange] = []
-        init(_ levels: [InputLine: Bool]) { initialLevels = levels }
+        init(_ levels: PerLine<Bool>) { initialLevels = levels }
         func readLevels() throws -> [LevelChange] {
             defer { next = [] }
             return next
