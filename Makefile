@@ -423,10 +423,10 @@ bench-card:
 ## Swift peer is.
 FLOOR := $(CURDIR)/.build-bench-floor
 FLOOR_BUILD = mkdir -p $(FLOOR) && swiftc -O -static-stdlib -use-ld=lld -Xclang-linker --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
-	-Xlinker -z -Xlinker pack-relative-relocs Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-static \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-static \
 	&& swiftc -O Benchmarks/peers/Floor/floor.swift -o $(FLOOR)/floor-dynamic \
 	&& swiftc -O -static-stdlib -use-ld=lld -Xclang-linker --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
-	-Xlinker -z -Xlinker pack-relative-relocs -import-objc-header Benchmarks/floor/floor.h Benchmarks/floor/floor.swift \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -import-objc-header Benchmarks/floor/floor.h Benchmarks/floor/floor.swift \
 	-o $(FLOOR)/count-swift && cc -O2 Benchmarks/floor/floor.c -o $(FLOOR)/count-c
 
 ## Instructions from exec to ready, and per second of counting with the
@@ -484,9 +484,12 @@ bench-idle-clock:
 # (Benchmarks/README.md, start-up). gold, swiftc's default, has no DT_RELR.
 # lld is run through deploy/ld-static-libstdcxx, which links the C++ library
 # the Swift runtime needs in rather than loading libstdc++.so.6 (1.6 M
-# instructions and 1.2 MB resident less at start).
+# instructions and 1.2 MB resident less at start). --no-export-dynamic takes
+# back swiftc's --export-dynamic: nothing loads symbols from the program, and
+# its 10,000 exported names cost 0.8 MB and, at start, the runtime's one
+# dladdr(3) that scans them (0.3 M instructions; docs/benchmarks.md).
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
-	-Xlinker -z -Xlinker pack-relative-relocs
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock $(RELEASE_LINK)
 # tock-web is tock run by that name (Sources/tock/Main.swift): a link.
 DEPLOY_BUILD_WEB := ln -sf tock .build-release/release/tock-web
