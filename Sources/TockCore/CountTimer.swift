@@ -219,11 +219,17 @@ public struct CountTimer: TimerProgram, Equatable {
             let over = Presentation.Motion.monotonic
             return Presentation(.overrun(now.monotonic - since), motion: over, blink: lifecycle.ringingSince.map(Blinks.ringing))
         }
-        return lifecycle.presentation(at: now.monotonic, final: target ?? .zero, content(elapsed:))
+        // What the content needs, taken out first: a closure over the count
+        // itself (`content(elapsed:)`) copied the whole count each wake-up.
+        let down = direction == .down ? length ?? preset : nil, target = target
+        return lifecycle.presentation(at: now.monotonic, final: target ?? .zero) { elapsed in
+            Self.content(elapsed: elapsed, downFrom: down, target: target)
+        }
     }
 
-    private func content(elapsed: Duration) -> DisplayContent {
-        if direction == .down { return .down(max((length ?? preset) - elapsed, .zero)) }
+    /// Counting down from `downFrom`, else up to `target` (none: the stopwatch).
+    private static func content(elapsed: Duration, downFrom: Duration?, target: Duration?) -> DisplayContent {
+        if let downFrom { return .down(max(downFrom - elapsed, .zero)) }
         guard let target else { return .stopwatch(elapsed) }
         return .up(min(elapsed, target))
     }

@@ -102,7 +102,10 @@ extension Lifecycle where Count == Run {
     }
 
     /// The display for each state, given how a count shows an elapsed time
-    /// and where it ends.
+    /// and where it ends. Inlined, so that the caller's `content` needs no
+    /// context: passed to a call, it took a copy of the whole count each
+    /// wake-up (`make bench-tick`).
+    @inline(__always)
     func presentation(at t: Instant, final: Duration, _ content: (Duration) -> DisplayContent) -> Presentation {
         switch state {
         case .running(let run) where run.elapsed(at: t) < .zero:

@@ -133,7 +133,7 @@ extension Machine {
             if let name = panel.label(at: t) { return Presentation(.text(name)) }
             if let i = panel.shownCounts.index { return presentation(of: timers.list[i], at: t) }
         }
-        if !program.isIdle { return program.presentation(at: now) }
+        if let p = program.presentationInProgress(at: now) { return p }
         if case .snoozed(_, let until) = alarms.state { return Presentation(.down(max(until - t, .zero)), motion: .monotonic) }
         if clockShowing(at: t) { return Presentation(timeOfDay(now, blinkColon: settings.clock.blinkColon), motion: .wall) }
         return program.presentation(at: now)

@@ -79,6 +79,16 @@ public enum Program: TimerProgram {
         }
     }
 
+    /// What a program in progress shows; nil when it is idle. One look at
+    /// the case for both questions: each `switch` copies the program out.
+    @inline(__always) public func presentationInProgress(at now: Now) -> Presentation? {
+        switch self {
+        case .count(let p): p.isIdle ? nil : p.presentation(at: now)
+        case .calendar(let p): p.isIdle ? nil : p.presentation(at: now)
+        case .interval(let p): p.isIdle ? nil : p.presentation(at: now)
+        }
+    }
+
     @inline(__always) public var isIdle: Bool {
         switch self {
         case .count(let p): p.isIdle
