@@ -22,12 +22,13 @@ sysroot=$(inside "$SYSROOT")
 t=$(date +%s)
 echo "cross-build: swift build for $SWIFT_TRIPLE (swiftlang $SWIFTLANG_VERSION, sysroot $TARGET_SUITE)"
 # pkg-config (libmosquitto) reads the sysroot's .pc files, with their paths
-# moved into the sysroot.
+# moved into the sysroot. Linked as the Makefile's RELEASE_LINK says why:
+# packed relative relocations, and no exported names.
 in_root /usr/bin/env \
   PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig" \
   PKG_CONFIG_LIBDIR="$sysroot/usr/lib/$TARGET_TRIPLE/pkgconfig:$sysroot/usr/share/pkgconfig" \
   sh -c 'cd /src && swift build -c release --static-swift-stdlib --product tock --scratch-path "$1" \
-           --swift-sdks-path "$2" --swift-sdk "$3" -Xlinker -z -Xlinker pack-relative-relocs' \
+           --swift-sdks-path "$2" --swift-sdk "$3" -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic' \
   sh "$scratch" "$(inside "$SDK_DIR")" "$SWIFT_TRIPLE" \
   || die "swift build for $SWIFT_TRIPLE failed"
 bin=$repo/$scratch/release/tock
