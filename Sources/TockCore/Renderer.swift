@@ -39,17 +39,24 @@ public struct Renderer: Sendable {
         if let b = p.blink, !b.isLit(at: t) { return .blank(digits: digits, brightness: brightness) }
         // The common case, a count under 100 minutes, goes to segments
         // without text: the frame `countText` would give.
-        if let (v, up) = Self.plainCount(p.content) {
+        // So does the stopwatch on four digits: `SS:hh` under a minute (a
+        // hundred frames a second), then `MM:SS` as a count up.
+        if case .stopwatch(let v) = p.content, digits == 4, v >= .zero, v < .seconds(60) {
+            let cs = v.nanoseconds / 10_000_000
+            return .clock(cs / 100, cs % 100, digits: digits, brightness: brightness)
+        }
+        if let (v, up) = plainCount(p.content) {
             let s = seconds(v, up: up)
             if s < 6_000 { return .clock(s / 60, s % 60, digits: digits, brightness: brightness) }
         }
         return Frame(text: text(for: p.content, moving: p.motion != nil), digits: digits, brightness: brightness)
     }
 
-    private static func plainCount(_ content: DisplayContent) -> (Duration, Bool)? {
+    private func plainCount(_ content: DisplayContent) -> (Duration, Bool)? {
         switch content {
         case .down(let v): (v, false)
         case .up(let v): (v, true)
+        case .stopwatch(let v) where digits == 4 && v >= .seconds(60): (v, true)
         default: nil
         }
     }

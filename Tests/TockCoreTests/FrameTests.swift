@@ -12,7 +12,8 @@ import Testing
                                   .seconds(60), .seconds(600), .milliseconds(754_321), .seconds(5_999),
                                   .milliseconds(5_999_001), .seconds(6_000), .seconds(7_322), .seconds(-3)]
         for v in values {
-            for content in [DisplayContent.down(v), .up(v)] {
+            // (A stopwatch never shows a negative time: a lead-in is its own content.)
+            for content in [DisplayContent.down(v), .up(v)] + (v >= .zero ? [.stopwatch(v)] : []) {
                 for motion in [Presentation.Motion.monotonic, nil] {
                     let frame = renderer.frame(for: Presentation(content, motion: motion), at: .zero)
                     let text = renderer.text(for: content, moving: motion != nil)
@@ -23,6 +24,13 @@ import Testing
         }
         #expect(renderer.frame(for: Presentation(.down(.milliseconds(754_001))), at: .zero).text
                 == (digits == 4 ? "12:35" : "    12.35"))
+        // The stopwatch's hundredths, each one, and its minutes after.
+        for cs in stride(from: Int64(0), to: 6_000, by: 7) + [5_999] {
+            let content = DisplayContent.stopwatch(.milliseconds(cs * 10 + 3))
+            let frame = renderer.frame(for: Presentation(content, motion: .monotonic), at: .zero)
+            #expect(frame == Frame(text: renderer.text(for: content, moving: true), digits: digits, brightness: 5), "\(content)")
+        }
+        if digits == 4 { #expect(renderer.frame(for: Presentation(.stopwatch(.milliseconds(12_345))), at: .zero).text == "12:34") }
     }
 
     @Test func everyGlyphWithAndWithoutItsPointReadsBackAsItsText() {
