@@ -21,9 +21,20 @@ public struct BoxChange: Equatable, Sendable {
     /// The Up/Down switch moved, by the lever or by a request.
     public var switchPosition: SwitchPosition?
     /// A state to remember across a restart.
-    public var persist: Snapshot?
+    public var persist: Snapshot? {
+        get { persisted?.value }
+        set { persisted = newValue.map(Held.init) }
+    }
     /// A press for the fleet group to carry out.
-    public var group: GroupChange?
+    public var group: GroupChange? {
+        get { grouped?.value }
+        set { grouped = newValue.map(Held.init) }
+    }
+    // The two large and rare ones are held by reference: a change is made
+    // and handed to every follower on each wake-up, and with them in place
+    // it was 464 bytes to fill, copy and destroy (`make bench-tick`).
+    fileprivate var persisted: Held<Snapshot>?
+    fileprivate var grouped: Held<GroupChange>?
     /// A daily alarm's notice, or an LED, changed.
     public var alarmsOrLEDs = false
     /// The wall clock's verdict changed: synchronised, no longer, or stepped.
@@ -35,14 +46,26 @@ public struct BoxChange: Equatable, Sendable {
 
     public init() {}
 
+    /// A value held by reference, compared by value. (Its equality is
+    /// conditional: a requirement on the type itself would have the
+    /// runtime look the conformance up when it first makes one.)
+    fileprivate final class Held<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     /// Only the display changed (the count's digits, a blink, a notice):
     /// what follows the count's time is all a listener need look at.
     public var displayOnly: Bool {
-        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persist == nil && group == nil && !alarmsOrLEDs && !clock && !timers && timersRang.isEmpty
+        frame != nil && buzzer == nil && state == nil && round == nil && switchPosition == nil && persisted == nil && grouped == nil && !alarmsOrLEDs && !clock && !timers && timersRang.isEmpty
     }
 
     /// Whether anything someone outside the box could see changed.
     public var isVisible: Bool {
-        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persist != nil || alarmsOrLEDs || clock || timers || !timersRang.isEmpty
+        frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persisted != nil || alarmsOrLEDs || clock || timers || !timersRang.isEmpty
     }
+}
+
+extension BoxChange.Held: Equatable where Value: Equatable {
+    static func == (a: BoxChange.Held<Value>, b: BoxChange.Held<Value>) -> Bool { a.value == b.value }
 }
