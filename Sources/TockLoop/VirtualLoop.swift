@@ -18,6 +18,10 @@ public final class VirtualLoop: EventLoop {
     /// What the kernel would say of the wall clock (`adjtimex(2)`): set it
     /// to false for a box that boots before NTP has answered.
     public var wallSynchronised = true
+    /// How late a timer fires after its deadline (given the deadline), as
+    /// a kernel's wake-ups come a little late, by varying amounts; nil:
+    /// exactly on time.
+    public var lateness: ((Instant) -> Duration)?
     private var handlers: [CInt: () -> Void] = [:]
     private var writable: Set<CInt> = []
     private var stepHandlers: [() -> Void] = []
@@ -72,7 +76,7 @@ public final class VirtualLoop: EventLoop {
             guard let next = timers.next(now()), next <= end else { break }
             repeats = next <= instant ? repeats + 1 : 0
             precondition(repeats < 10_000, "timers keep falling due at \(instant) without time passing")
-            instant = max(instant, next)
+            instant = max(instant, next + (lateness?(next) ?? .zero))
             timers.fireNext(now())
         }
         serveDescriptors()

@@ -230,6 +230,13 @@ public final class MqttBridge {
     /// The least time between two values on one state topic: Home
     /// Assistant's recorder writes each one down.
     public static let minimumGap: Duration = .seconds(1)
+    /// A value that falls due within this much of its second goes out now:
+    /// a count's wake-ups land a little later or earlier in their second
+    /// (microseconds on a quiet box, milliseconds under load), and one that
+    /// came earlier than the last was held back for a second pass over
+    /// every topic moments later. Two sends of a topic are never closer
+    /// than `minimumGap - gapSlack`.
+    public static let gapSlack: Duration = .milliseconds(50)
 
     private func publishState(force: Bool, clockOnly: Bool = false) {
         let t = now()
@@ -241,8 +248,9 @@ public final class MqttBridge {
             if let due = selection.due { pickerTimer.schedule(at: due) }
         }
         for (key, value) in values where force || published[key] != value {
-            if !force, let last = sentAt[key], t < last + Self.minimumGap {
-                held = min(held ?? last + Self.minimumGap, last + Self.minimumGap)
+            if !force, let last = sentAt[key], t < last + Self.minimumGap - Self.gapSlack {
+                let due = last + Self.minimumGap - Self.gapSlack
+                held = min(held ?? due, due)
                 continue
             }
             published[key] = value

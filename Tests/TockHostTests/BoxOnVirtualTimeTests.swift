@@ -92,6 +92,36 @@ func reply(_ payload: String) -> [String: Any] {
         withExtendedLifetime(box) {}
     }
 
+    /// A kernel's wake-ups come a little late, by varying amounts: each
+    /// second's digits go out with that second's own wake-up, not held
+    /// back for a second pass over every topic moments later, and two
+    /// values of a topic are never closer than the gap less its slack.
+    @Test func lateWakeUpsSendTheirDigitsWithTheirOwnPass() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .milliseconds(300))
+        // Each second's wake-up late by 8 ms, then by 1 ms, in turn.
+        let late: (Instant) -> Duration = { d in (d.nanoseconds / 1_000_000_000) % 2 == 0 ? .milliseconds(8) : .milliseconds(1) }
+        loop.lateness = late
+        let from = link.sent.count
+        var wakeUps: [Instant] = []
+        for _ in 0..<10 {
+            let due = try #require(box.shell.nextWake)
+            loop.run(until: due + .milliseconds(9))
+            wakeUps.append(due + late(due))
+        }
+        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
+        #expect(digits.map(\.at) == wakeUps)
+        #expect(digits.map(\.payload) == (590...599).reversed().map { "\($0 * 1000)" })
+        for (a, b) in zip(digits, digits.dropFirst()) {
+            #expect(b.at - a.at >= MqttBridge.minimumGap - MqttBridge.gapSlack)
+        }
+        withExtendedLifetime(box) {}
+    }
+
     @Test func aRetainedCommandNeverRuns() throws {
         let broker = VirtualBroker(loop: loop)
         let link = broker.link("kitchen")

@@ -55,6 +55,9 @@ final class VirtualLink: MqttTransport {
     var onDisconnected: (() -> Void)?
     var onMessage: ((String, UnsafeRawBufferPointer, Bool) -> Void)?
     private(set) var connects = 0
+    /// Every publish the member made while connected, when it made it (the
+    /// broker's log has them later, by its latency).
+    private(set) var sent: [(at: Instant, topic: String, payload: String)] = []
     var status: JSONObject { ["link": .string(link.rawValue)] }
 
     init(id: String, broker: VirtualBroker) {
@@ -83,6 +86,7 @@ final class VirtualLink: MqttTransport {
 
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
         guard link == .connected else { return }
+        sent.append((broker.loop.instant, topic, String(decoding: payload, as: UTF8.self)))
         broker.publish(from: self, topic, payload, retain: retain)
     }
 
