@@ -41,10 +41,7 @@ struct HTTPSession: @unchecked Sendable {
                 while end == nil {
                     guard buffer.count <= limits.head else { throw RequestHead.Refusal(status: 431, reason: "request line and headers beyond \(limits.head) bytes") }
                     scanned = buffer.count
-                    let waiting = buffer.isEmpty
-                    if waiting { idle(true) }
-                    let more = try read(until: deadline, idle: waiting)
-                    if waiting { idle(false) }
+                    let more = try read(until: deadline, idle: buffer.isEmpty)
                     guard let more else { return }
                     buffer += more
                     end = RequestHead.end(in: buffer, from: scanned - 3)
@@ -98,15 +95,25 @@ struct HTTPSession: @unchecked Sendable {
     /// the time ran out on an `idle` connection (nothing of a request yet:
     /// closed without a word). A request begun and not finished in time
     /// is answered 408.
-    func read(until deadline: Instant, idle: Bool) throws -> [UInt8]? {
+    /// `waiting`: for a request's first byte; the connection is idle (`idle`)
+    /// until bytes come, and busy from the moment they can be read, before
+    /// they leave the socket: in between, with its bytes neither pending nor
+    /// counted, an idle-looking connection in the middle of its request
+    /// could be closed to make room for another.
+    func read(until deadline: Instant, idle waiting: Bool) throws -> [UInt8]? {
+        if waiting { idle(true) }
         while true {
             let left = Int((deadline - clock.now().monotonic).nanoseconds / 1_000_000)
             guard left > 0 else {
-                if idle { return nil }
+                if waiting { return nil }
                 throw RequestHead.Refusal(status: 408, reason: "the request did not arrive within \(limits.requestTime.nanoseconds / 1_000_000_000) s")
             }
             guard try connection.waitReadable(milliseconds: left) else { continue }
-            guard let bytes = try connection.read(max: 4096) else { continue }
+            if waiting { idle(false) }
+            guard let bytes = try connection.read(max: 4096) else {
+                if waiting { idle(true) }
+                continue
+            }
             return bytes.isEmpty ? nil : bytes
         }
     }
