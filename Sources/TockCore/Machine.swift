@@ -194,10 +194,13 @@ public struct Machine: Sendable {
             } else {
                 // How each button acts is decided as it goes down, in the
                 // state the panel is in then.
-                let styles = Dictionary(uniqueKeysWithValues: Button.allCases.map { ($0, pressStyle($0, at: now.at(t))) })
+                // (At each button's place: a dictionary keyed by button was
+                // built on every edge, and the first made the runtime scan
+                // its conformance records on the first press.)
+                let styles = Button.allCases.map { pressStyle($0, at: now.at(t)) }
                 // The idle clock or the address showing: the press only ends it.
                 let waking = clockShowing(at: t) || scrollShowing(at: t)
-                for (occurrence, when) in input.fireNext(at: due, style: { styles[$0]! }) {
+                for (occurrence, when) in input.fireNext(at: due, style: { styles[$0.index] }) {
                     let at = max(when, time.lastChange)
                     advanceProgram(to: now.at(max(at, time.processed)))
                     switch occurrence {
