@@ -122,6 +122,31 @@ func reply(_ payload: String) -> [String: Any] {
         withExtendedLifetime(box) {}
     }
 
+    /// Someone who flips the switch over MQTT just under the slack apart,
+    /// and just over it: the topic's values are never closer than the gap
+    /// less its slack, and its last value always arrives.
+    @Test func aTopicFloodedAtTheEdgeOfItsGapKeepsItsSpacing() throws {
+        for every in [Duration.milliseconds(940), .milliseconds(960), .milliseconds(10)] {
+            let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+            let broker = VirtualBroker(loop: loop)
+            let link = broker.link("kitchen")
+            let box = try TestBox("mqtt: {host: h, client_id: kitchen}", loop: loop, link: link)
+            loop.advance(by: .seconds(2))
+            let from = link.sent.count
+            for i in 0..<40 {
+                link.inject("tock/kitchen/cmd", #"{"cmd":"switch","position":"\#(i % 2 == 0 ? "up" : "down")"}"#)
+                loop.advance(by: every)
+            }
+            loop.advance(by: .seconds(2))
+            let sends = link.sent[from...].filter { $0.topic == "tock/kitchen/switch" }
+            #expect(sends.count >= 2, "\(every)")
+            for (a, b) in zip(sends, sends.dropFirst()) {
+                #expect(b.at - a.at >= MqttBridge.minimumGap - MqttBridge.gapSlack, "\(every): \(a.at) then \(b.at)")
+            }
+            #expect(sends.last?.payload == box.shell.core.input.switchPosition.rawValue, "\(every)")
+        }
+    }
+
     @Test func aRetainedCommandNeverRuns() throws {
         let broker = VirtualBroker(loop: loop)
         let link = broker.link("kitchen")
