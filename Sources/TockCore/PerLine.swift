@@ -16,8 +16,6 @@ public struct PerLine<Value> {
     /// The lines that have a value, in `InputLine.all`'s order.
     public var lines: [InputLine] { InputLine.all.filter { values[$0.index] != nil } }
 
-    public var isEmpty: Bool { !values.contains { $0 != nil } }
-
     public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> PerLine<T> {
         var out = PerLine<T>()
         for line in InputLine.all { if let v = values[line.index] { out[line] = try transform(v) } }

@@ -127,7 +127,7 @@ import Testing
         var levels: PerLine<Bool> = [.directionSwitch: true, .button(.start): false]
         #expect(levels.lines == [.button(.start), .directionSwitch])  // in InputLine.all's order
         #expect(levels[.directionSwitch] == true && levels[.button(.start)] == false && levels[.button(.stop)] == nil)
-        #expect(!levels.isEmpty && PerLine<Int>().isEmpty && PerLine<Int>().lines.isEmpty)
+        #expect(!levels.lines.isEmpty && PerLine<Int>().lines.isEmpty)
         levels[.button(.stop)] = true
         levels[.button(.start)] = nil
         #expect(levels.lines == [.button(.stop), .directionSwitch])
