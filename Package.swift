@@ -149,7 +149,7 @@ let package = Package(
             "TockJSON", "TockHost", "TockMQTT", "TockDevices", "TockShell", "TockConfig", "TockCore", "TockLinux", "TockLoop", "CMosquitto", "TockControl", "TockHardware", "TockMock", "TockTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockMock"]),
+        .testTarget(name: "TockSimulatorTests", dependencies: ["TockSimulator", "TockControl", "TockConfig", "TockCore", "TockLinux", "TockMock"]),
         .testTarget(name: "TockWebTests", dependencies: ["TockJSON", "TockWeb", "TockControl", "TockCore", "TockLinux", "TockSetup"]),
         .testTarget(name: "TockSetupTests", dependencies: ["TockSetup", "TockCore"]),
         .testTarget(name: "TockServiceTests", dependencies: ["TockService", "TockConfig", "TockControl", "TockCore", "TockLinux"]),

@@ -5,7 +5,7 @@ import TockCore
 extension Configuration {
     /// `clock: {zone: Europe/Berlin, format: 24h, colon: blink, require_sync: true}`.
     mutating func readClock(_ node: Node?, _ r: ConfigReader) {
-        let c = node.map { r.mapping($0, "clock", allowed: ["zone", "format", "colon", "require_sync"]) } ?? [:]
+        let c = node.map { r.mapping($0, "clock", allowed: ["zone", "format", "colon", "require_sync"]) } ?? Section()
         if let v = c["zone"] {
             if let name = r.string(v, "clock.zone") {
                 do { settings.clock.zone = try ZoneFile.named(name) } catch { r.problem(v, "clock.zone", error.description) }
@@ -25,7 +25,7 @@ extension Configuration {
     }
 
     /// `display.idle: clock|off`, `display.idle_after: 30s`.
-    mutating func readIdle(_ d: [String: Node], _ r: ConfigReader) {
+    mutating func readIdle(_ d: Section, _ r: ConfigReader) {
         if let v = d["idle"], let k = r.choice(v, "display.idle", ["clock", "off"]) { settings.display.idleClock = k == "clock" }
         if let v = d["idle_after"], let t = r.duration(v, "display.idle_after", min: .seconds(1), max: .seconds(3600)) {
             settings.display.idleAfter = t

@@ -60,7 +60,8 @@ extension Configuration {
                 "tabata": ["work", "rest", "rounds"], "intervals": ["work", "rest", "rounds", "sets", "set_rest"],
                 "emom": ["every", "rounds"], "amrap": ["cap"], "for_time": ["cap"],
             ]
-            for (k, v) in m where !["name", "kind"].contains(k) && !allowed[kind]!.contains(k) {
+            for e in m.entries where !["name", "kind"].contains(e.key) && !allowed[kind]!.contains(e.key) {
+                let (k, v) = (e.key, e.value)
                 r.problem(v, "\(key).\(k)", "does not apply to kind \(kind) (it takes \(allowed[kind]!.sorted().joined(separator: ", ")))")
             }
             let parsed: NamedProgram.Kind?
@@ -108,7 +109,8 @@ extension Configuration {
 
     mutating func readSounds(_ node: Node, _ r: ConfigReader) {
         let m = r.mapping(node, "alarm.sounds", allowed: Self.soundNames.keys.sorted())
-        for (name, v) in m {
+        for e in m.entries {
+            let (name, v) = (e.key, e.value)
             let key = "alarm.sounds.\(name)"
             let (signal, pitch) = Self.soundNames[name]!
             guard let text = r.string(v, key) else { continue }

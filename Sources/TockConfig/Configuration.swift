@@ -20,7 +20,7 @@ public struct Configuration: Equatable, Sendable {
     public var warnings: [String] = []
     /// The file and the line of each key, for problems found after parsing.
     public var file = ""
-    public var keyLines: [String: Int] = [:]
+    public var keyLines = KeyLines()
 
     public init() {}
 

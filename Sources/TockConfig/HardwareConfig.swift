@@ -43,12 +43,20 @@ public struct HardwareConfig: Equatable, Sendable {
     public init() {}
 
     /// Every line the configuration uses, with the key that names it.
-    public var lines: [(key: String, line: String)] {
-        var l: [(String, String)] = [("pins.start", start), ("pins.stop", stop), ("pins.reset", reset), ("pins.switch", directionSwitch)]
-        if buzzer == .active { l.append(("buzzer.pin", buzzerPin)) }
-        for name in leds.keys.sorted() { l.append(("leds.\(name)", leds[name]!)) }
-        if display == .tm1637 { l += [("display.clk", clk), ("display.dio", dio)] }
+    public var lines: [LineUse] {
+        var l = [LineUse("pins.start", start), LineUse("pins.stop", stop), LineUse("pins.reset", reset), LineUse("pins.switch", directionSwitch)]
+        if buzzer == .active { l.append(LineUse("buzzer.pin", buzzerPin)) }
+        for name in leds.keys.sorted() { l.append(LineUse("leds.\(name)", leds[name]!)) }
+        if display == .tm1637 { l += [LineUse("display.clk", clk), LineUse("display.dio", dio)] }
         return l
+    }
+
+    /// A line and the key that names it. (A struct: an array of tuples
+    /// has its type built at run time from its name, `make bench-startup`.)
+    public struct LineUse: Equatable, Sendable {
+        public let key: String
+        public let line: String
+        init(_ key: String, _ line: String) { self.key = key; self.line = line }
     }
 }
 
@@ -56,7 +64,7 @@ extension Configuration {
     static let hardwareKeys = ["pins", "buzzer"]
     static let displayHardwareKeys = ["night", "kind", "clk", "dio", "i2c_bus", "i2c_address", "spi_bus", "spi_device"]
 
-    mutating func readHardware(_ top: [String: Node], _ r: ConfigReader) {
+    mutating func readHardware(_ top: Section, _ r: ConfigReader) {
         if let n = top["pins"] {
             let p = r.mapping(n, "pins", allowed: ["start", "stop", "reset", "switch", "bias", "active_low", "kernel_debounce"])
             if let v = p["start"], let s = r.line(v, "pins.start") { hardware.start = s }
@@ -77,7 +85,7 @@ extension Configuration {
         }
     }
 
-    mutating func readDisplayHardware(_ d: [String: Node], _ r: ConfigReader) {
+    mutating func readDisplayHardware(_ d: Section, _ r: ConfigReader) {
         if let v = d["kind"], let s = r.choice(v, "display.kind", HardwareConfig.DisplayKind.allCases.map(\.rawValue)) {
             hardware.display = .init(rawValue: s)!
         } else if settings.display.digits == 8 {
@@ -105,14 +113,13 @@ extension Configuration {
     }
 
     /// The same line used twice is a wiring mistake the file can show.
-    func checkLines(_ top: [String: Node], _ r: ConfigReader) {
-        var seen: [String: String] = [:]
-        for (key, line) in hardware.lines {
-            if let other = seen[line] {
+    func checkLines(_ top: Section, _ r: ConfigReader) {
+        let lines = hardware.lines
+        for (i, use) in lines.enumerated() {
+            let (key, line) = (use.key, use.line)
+            if let other = lines[..<i].first(where: { $0.line == line }) {
                 let section = String(key.split(separator: ".").first!)
-                r.problem(top[section], key, "\(line) is already used by \(other); every part needs its own line")
-            } else {
-                seen[line] = key
+                r.problem(top[section], key, "\(line) is already used by \(other.key); every part needs its own line")
             }
         }
         if hardware.display == .max7219, settings.display.digits != 8 {

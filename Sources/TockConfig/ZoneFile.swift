@@ -6,10 +6,10 @@ import TockLinux
 /// `/usr/share/zoneinfo/NAME` (or `$TZDIR/NAME`), the `TZ` variable, or
 /// `/etc/localtime`, as the C library does.
 public enum ZoneFile {
-    static func directory(_ environment: [String: String]) -> String { environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+    static func directory(_ environment: Environment.Variables) -> String { environment["TZDIR"] ?? "/usr/share/zoneinfo" }
 
     /// The zone a name such as `Europe/Berlin` stands for.
-    public static func named(_ name: String, environment: [String: String] = Environment.variables("TZ", "TZDIR")) throws(ZoneRules.Invalid) -> ZoneRules {
+    public static func named(_ name: String, environment: Environment.Variables = Environment.variables("TZ", "TZDIR")) throws(ZoneRules.Invalid) -> ZoneRules {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
             throw ZoneRules.Invalid("\"\(name)\" is not a zone name; use a tz database name such as Europe/Berlin")
         }
@@ -19,7 +19,7 @@ public enum ZoneFile {
 
     /// The system's zone: `TZ` if set (a name, a file, or a POSIX rule such
     /// as `CET-1CEST,M3.5.0,M10.5.0/3`), else `/etc/localtime`, else UTC.
-    public static func system(environment: [String: String] = Environment.variables("TZ", "TZDIR")) throws(ZoneRules.Invalid) -> ZoneRules {
+    public static func system(environment: Environment.Variables = Environment.variables("TZ", "TZDIR")) throws(ZoneRules.Invalid) -> ZoneRules {
         if var tz = environment["TZ"], !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
             if tz.hasPrefix("/") { return try read(tz, name: tz, directory: directory(environment)) }

@@ -23,18 +23,18 @@ public struct BoxChange: Equatable, Sendable {
     /// A state to remember across a restart.
     public var persist: Snapshot? {
         get { persisted?.value }
-        set { persisted = newValue.map(Held.init) }
+        set { persisted = newValue.map(HeldSnapshot.init) }
     }
     /// A press for the fleet group to carry out.
     public var group: GroupChange? {
         get { grouped?.value }
-        set { grouped = newValue.map(Held.init) }
+        set { grouped = newValue.map(HeldGroup.init) }
     }
     // The two large and rare ones are held by reference: a change is made
     // and handed to every follower on each wake-up, and with them in place
     // it was 464 bytes to fill, copy and destroy (`make bench-tick`).
-    fileprivate var persisted: Held<Snapshot>?
-    fileprivate var grouped: Held<GroupChange>?
+    fileprivate var persisted: HeldSnapshot?
+    fileprivate var grouped: HeldGroup?
     /// A daily alarm's notice, or an LED, changed.
     public var alarmsOrLEDs = false
     /// The wall clock's verdict changed: synchronised, no longer, or stepped.
@@ -46,12 +46,19 @@ public struct BoxChange: Equatable, Sendable {
 
     public init() {}
 
-    /// A value held by reference, compared by value. (Its equality is
-    /// conditional: a requirement on the type itself would have the
-    /// runtime look the conformance up when it first makes one.)
-    fileprivate final class Held<Value: Sendable>: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
+    /// A value held by reference, compared by value. One class for each,
+    /// not one generic class: a generic class's metadata is built at run
+    /// time from its name when the first change is made (50 k instructions
+    /// each at start, `make bench-startup`); a plain class's is in the binary.
+    fileprivate final class HeldSnapshot: Sendable, Equatable {
+        let value: Snapshot
+        init(_ value: Snapshot) { self.value = value }
+        static func == (a: HeldSnapshot, b: HeldSnapshot) -> Bool { a.value == b.value }
+    }
+    fileprivate final class HeldGroup: Sendable, Equatable {
+        let value: GroupChange
+        init(_ value: GroupChange) { self.value = value }
+        static func == (a: HeldGroup, b: HeldGroup) -> Bool { a.value == b.value }
     }
 
     /// Only the display changed (the count's digits, a blink, a notice):
@@ -64,8 +71,4 @@ public struct BoxChange: Equatable, Sendable {
     public var isVisible: Bool {
         frame != nil || buzzer != nil || state != nil || round != nil || switchPosition != nil || persisted != nil || alarmsOrLEDs || clock || timers || !timersRang.isEmpty
     }
-}
-
-extension BoxChange.Held: Equatable where Value: Equatable {
-    static func == (a: BoxChange.Held<Value>, b: BoxChange.Held<Value>) -> Bool { a.value == b.value }
 }

@@ -42,11 +42,11 @@ public enum BootFrame {
     public static func show(_ config: Configuration, chips directory: String) throws -> Outcome {
         let hw = config.hardware
         guard hw.display != .none else { return .noDisplay }
-        var address: [String: LineAddress] = [:]
+        var address: [GpiodBoard.Keyed] = []
         let wanted = hw.lines.filter { $0.key.hasPrefix("display.") }
         if !wanted.isEmpty {
             let finder = LineFinder(chips: try GpioChip.all(in: directory))
-            for (key, line) in wanted { address[key] = try finder.find(line, for: key) }
+            for use in wanted { address.append(GpiodBoard.Keyed(key: use.key, address: try finder.find(use.line, for: use.key))) }
         }
         let board = GpiodBoard(address: address, timestamp: { _ in Instant(nanoseconds: 0) }, onLoss: { _ in })
         return try show(config, on: board)

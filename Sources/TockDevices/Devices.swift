@@ -57,7 +57,8 @@ public final class Devices {
         public let panel: MockPanel
         public let display: MockDisplay
         public let sounder: MockSounder
-        public let leds: [String: MockOutput]
+        /// The LEDs' lines, by name (a list: `MockOutputs` says why).
+        public let leds: MockOutputs
         public let board: MockBoard
     }
 
@@ -79,7 +80,7 @@ public final class Devices {
                               summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))
         (devices.light, devices.lightProblem) = lightSensor(config, on: board)
         return MockParts(devices: devices, panel: panel, display: display, sounder: sounder,
-                         leds: board.outputs.filter { config.leds.contains($0.key) }, board: board)
+                         leds: MockOutputs(board.outputs.filter { config.leds.contains($0.name) }), board: board)
     }
 
     /// Where the switch is, as the inputs read it now.
@@ -95,8 +96,7 @@ public final class Devices {
         let hw = config.hardware
         let finder = LineFinder(chips: try GpioChip.all(in: directory))
         // Find every line first, so a typo is reported before anything is claimed.
-        var address: [String: LineAddress] = [:]
-        for (key, line) in hw.lines { address[key] = try finder.find(line, for: key) }
+        let address = try hw.lines.map { use throws(HardwareError) in GpiodBoard.Keyed(key: use.key, address: try finder.find(use.line, for: use.key)) }
         if hw.kernelDebounce > .zero, Libgpiod.api < 2 {
             throw HardwareError(.unsupported, "pins.kernel_debounce needs libgpiod 2 (this build uses \(Libgpiod.version)); remove it, Tock debounces in software")
         }
@@ -106,7 +106,7 @@ public final class Devices {
             InputReader($0, activeLow: hw.activeLow, onProblem: onLoss)
         }
         let (display, sounder, leds) = try outputs(config, leds: hw.leds.keys.sorted(), on: board)
-        let lines = hw.lines.map { "\($0.key)=\(address[$0.key]!)" }.joined(separator: ", ")
+        let lines = address.map { "\($0.key)=\($0.address)" }.joined(separator: ", ")
         let devices = Devices(readers: readers, panel: nil, display: display, sounder: sounder, leds: leds,
                               switchPosition: Self.switchPosition(readers),
                               summary: "libgpiod \(Libgpiod.version): \(lines); display \(hw.display.rawValue); buzzer \(hw.buzzer.rawValue)"

@@ -70,7 +70,15 @@ extension Devices {
 /// through libgpiod by the addresses the configuration's names resolved
 /// to, buses through the kernel's i2c-dev, spidev and PWM sysfs.
 final class GpiodBoard: Board {
-    private let address: [String: LineAddress]
+    /// Each configuration key's line. (A list, not a dictionary: the first
+    /// dictionary keyed by strings that a program fills has the runtime
+    /// look up String's `Hashable` among every conformance in the binary,
+    /// 0.23 M instructions at start; `make bench-startup`.)
+    struct Keyed {
+        let key: String
+        let address: LineAddress
+    }
+    private let address: [Keyed]
     private let timestamp: (UInt64) -> Instant
     private let onLoss: (String) -> Void
 
@@ -78,14 +86,14 @@ final class GpiodBoard: Board {
     ///   - timestamp: converts a kernel CLOCK_MONOTONIC event time to the
     ///     appliance's clock.
     ///   - onLoss: told when a line's kernel event buffer overflowed.
-    init(address: [String: LineAddress], timestamp: @escaping (UInt64) -> Instant, onLoss: @escaping (String) -> Void) {
+    init(address: [Keyed], timestamp: @escaping (UInt64) -> Instant, onLoss: @escaping (String) -> Void) {
         self.address = address
         self.timestamp = timestamp
         self.onLoss = onLoss
     }
 
     private func line(_ key: String) throws -> LineAddress {
-        guard let a = address[key] else { throw HardwareError(.notFound, "\(key) has no line in the configuration") }
+        guard let a = address.first(where: { $0.key == key })?.address else { throw HardwareError(.notFound, "\(key) has no line in the configuration") }
         return a
     }
 

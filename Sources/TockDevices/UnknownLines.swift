@@ -7,7 +7,8 @@ extension Configuration {
     /// file, line and key (`tock config check` on the board itself). Reads
     /// chip information only; no line is claimed.
     public func unknownLines(_ finder: LineFinder) -> [ConfigProblem] {
-        hardware.lines.compactMap { (key: String, line: String) -> ConfigProblem? in
+        hardware.lines.compactMap { use -> ConfigProblem? in
+            let (key, line) = (use.key, use.line)
             do throws(HardwareError) {
                 _ = try finder.find(line, for: key)
                 return nil

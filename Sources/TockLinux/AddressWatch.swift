@@ -55,12 +55,21 @@ public final class AddressWatch {
     /// on a Pi), each interface's in the kernel's order; no duplicates.
     public static func addresses() -> [String] {
         guard let all = try? Syscall.ipv4Addresses() else { return [] }
-        let kept = all.enumerated().filter { _, e in
-            e.flags & UInt32(IFF_LOOPBACK) == 0 && e.address >> 24 != 127 && e.address >> 16 != 0xA9FE
+        return shown(all)
+    }
+
+    /// What `addresses` keeps of the kernel's list, in its order.
+    static func shown(_ all: [Syscall.InterfaceAddress]) -> [String] {
+        // By interface index, each interface's in the kernel's order (an
+        // insertion that keeps equal indexes in order; a handful of entries).
+        var kept: [Syscall.InterfaceAddress] = []
+        for e in all where e.flags & UInt32(IFF_LOOPBACK) == 0 && e.address >> 24 != 127 && e.address >> 16 != 0xA9FE {
+            var i = kept.count
+            while i > 0, kept[i - 1].index > e.index { i -= 1 }
+            kept.insert(e, at: i)
         }
-        .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
         var out: [String] = []
-        for (_, e) in kept {
+        for e in kept {
             let text = dotted(e.address)
             if !out.contains(text) { out.append(text) }
         }

@@ -16,7 +16,7 @@ public final class SystemdNotifier {
     /// half the interval), when the watchdog is on for this process.
     public let watchdogInterval: Duration?
 
-    public init(environment: [String: String]) {
+    public init(environment: Environment.Variables) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         var interval: Duration? = nil
         if let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0 {

@@ -76,7 +76,7 @@ public struct JournalLogHandler: LogHandler {
     /// variable is inherited by children whose stderr may be elsewhere, so
     /// it counts only when descriptor 2 is that very stream.
     public static func standardErrorIsJournal(
-        environment: [String: String] = Environment.variables("JOURNAL_STREAM"), descriptor: Int32 = 2
+        environment: Environment.Variables = Environment.variables("JOURNAL_STREAM"), descriptor: Int32 = 2
     ) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":")

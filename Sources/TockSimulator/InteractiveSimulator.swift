@@ -104,7 +104,7 @@ public final class InteractiveSimulator {
         func redraw() {
             let s = SimulatorScreen.render(frame: display.current ?? .blank(digits: config.settings.display.digits),
                                            buzzer: shell.tone, state: shell.state ?? .ready,
-                                           leds: leds.mapValues(\.active), switchPosition: panel.switchPosition.rawValue,
+                                           leds: Dictionary(uniqueKeysWithValues: leds.map { ($0.name, $0.active) }), switchPosition: panel.switchPosition.rawValue,
                                            light: parts.board.lightChip.map { "\(Int($0.lux)) lx" },
                                            detail: SimulatorScreen.detail(shell.progress()), note: socketNote, color: color)
             guard s != screen else { return }

@@ -23,7 +23,7 @@ struct RunArguments: Equatable {
     /// The arguments after `tock run`.
     static func parse(_ arguments: some Collection<String>) -> RunArguments? {
         var a = RunArguments()
-        var seen: Set<String> = []
+        var seen: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
             guard word.hasPrefix("--") else { return nil }
@@ -36,7 +36,8 @@ struct RunArguments: Equatable {
             } else {
                 name = String(body)
             }
-            guard seen.insert(name).inserted else { return nil }
+            guard !seen.contains(name) else { return nil }
+            seen.append(name)
             if name == "verbose" {
                 guard value == nil else { return nil }
                 a.verbose = true

@@ -79,6 +79,15 @@ import TockLinux
         #expect(throws: ConfigError.self) { try Configuration.parse(yaml: eleven, file: "c.yaml") }
     }
 
+    @Test func aLineUsedTwiceNamesTheFirstPartThatUsesIt() {
+        let p = problems("pins: {start: GPIO17, stop: GPIO17, reset: GPIO17}\nbuzzer: {kind: active, pin: GPIO22}\ndisplay: {clk: GPIO22}\n")
+        #expect(p.map(\.key) == ["pins.stop", "pins.reset", "display.clk"])
+        #expect(p.map(\.message) == ["GPIO17 is already used by pins.start; every part needs its own line",
+                                     "GPIO17 is already used by pins.start; every part needs its own line",
+                                     "GPIO22 is already used by buzzer.pin; every part needs its own line"])
+        #expect(p.map(\.line) == [1, 1, 3])
+    }
+
     @Test func aTypoedKeyIsRefusedWithLineKeyAndSuggestion() {
         let p = problems("mode: timer\nalarm:\n  ring_fro: 30s\n")
         #expect(p.count == 1)

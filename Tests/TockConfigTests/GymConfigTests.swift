@@ -64,6 +64,10 @@ import TockCore
         #expect(p.contains { $0.hasPrefix("c.yaml:8: interval.programs[5].name: needed") })
         // Eight digits take longer names.
         #expect(problems("display: {digits: 8}\ninterval:\n  programs: [{name: tabata, kind: tabata}]").isEmpty)
+        // Keys that do not apply are named in the file's order, each run.
+        let many = problems("interval:\n  programs: [{name: A, kind: amrap, cap: 1m, work: 1s, rounds: 2, rest: 1s, sets: 2, every: 1m}]")
+        #expect(many.map { $0.split(separator: ":")[2] } == [" interval.programs[0].work", " interval.programs[0].rounds", " interval.programs[0].rest",
+                                                           " interval.programs[0].sets", " interval.programs[0].every"])
     }
 
     /// One bound for a program, the configuration's, the state file's and

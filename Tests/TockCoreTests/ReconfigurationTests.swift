@@ -67,7 +67,7 @@ import Testing
         let saved = a.persisted.last!
         #expect(saved.filePresets == [600_000_000_000, 300_000_000_000])
         // Power back 50 s later with a file that lists one 1-minute preset.
-        var b = VirtualMachine(oneMinute, epoch: epoch + .seconds(150), restoring: saved)
+        let b = VirtualMachine(oneMinute, epoch: epoch + .seconds(150), restoring: saved)
         #expect(b.core.stateName == .running && b.display == "07:30")
         #expect(b.core.pendingSettings == oneMinute)
         // Restarted again before the reset: still the count it had.

@@ -28,6 +28,16 @@ import Testing
         }
     }
 
+    @Test func theListIsByInterfaceThenTheKernelsOrderWithoutRepeats() {
+        func a(_ index: UInt32, _ address: UInt32, loopback: Bool = false) -> Syscall.InterfaceAddress {
+            Syscall.InterfaceAddress(index: index, flags: loopback ? UInt32(IFF_LOOPBACK) : 0, address: address)
+        }
+        let kernel = [a(3, 0x0A00_0005), a(1, 0x7F00_0001, loopback: true), a(2, 0xC0A8_0114), a(3, 0x0A00_0004),
+                      a(2, 0xA9FE_0102), a(4, 0xC0A8_0114), a(2, 0xC0A8_0115), a(5, 0x0A00_0009, loopback: true)]
+        #expect(AddressWatch.shown(kernel) == ["192.168.1.20", "192.168.1.21", "10.0.0.5", "10.0.0.4"])
+        #expect(AddressWatch.shown([]) == [])
+    }
+
     @Test func dottedQuads() {
         #expect(AddressWatch.dotted(0xC0A8_0114) == "192.168.1.20")
         #expect(AddressWatch.dotted(0) == "0.0.0.0")

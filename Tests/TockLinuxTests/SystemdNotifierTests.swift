@@ -73,4 +73,16 @@ import Testing
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "10000000"]).watchdogInterval == .seconds(5))
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "1"]).watchdogInterval == nil)
     }
+
+    @Test func variablesAreReadByNameAndALaterValueReplacesAnEarlierOne() {
+        setenv("TOCK_TEST_ONE", "1", 1)
+        unsetenv("TOCK_TEST_UNSET")
+        defer { unsetenv("TOCK_TEST_ONE") }
+        let v = Environment.variables("TOCK_TEST_ONE", "TOCK_TEST_UNSET", "TOCK_TEST_ONE")
+        #expect(v["TOCK_TEST_ONE"] == "1" && v["TOCK_TEST_UNSET"] == nil)
+        #expect(v == ["TOCK_TEST_ONE": "1"])
+        let literal: Environment.Variables = ["A": "1", "B": "2", "A": "3"]
+        #expect(literal["A"] == "3" && literal["B"] == "2" && literal["C"] == nil)
+        #expect(literal != ["A": "1", "B": "2"])
+    }
 }

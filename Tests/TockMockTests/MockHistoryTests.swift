@@ -47,4 +47,14 @@ import TockHardware
         #expect(sounder.history.count < 128)
         #expect(!sounder.sounding)
     }
+
+    @Test func theBoardsOutputsAreFoundByNameAndAReopenedOneReplacesTheOld() throws {
+        let board = MockBoard(clock: { Instant(nanoseconds: 0) })
+        let first = try board.output("leds.running", role: "LED", activeLow: false)
+        _ = try board.output("buzzer.pin", role: "the buzzer", activeLow: true)
+        let again = try board.output("leds.running", role: "LED", activeLow: true)
+        #expect(board.outputs.map(\.name) == ["pin", "running"])
+        #expect(board.outputs["running"] === again as? MockOutput && board.outputs["running"] !== first as? MockOutput)
+        #expect(board.outputs["pin"]?.activeLow == true && board.outputs["nothing"] == nil)
+    }
 }

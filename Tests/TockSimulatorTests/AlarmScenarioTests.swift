@@ -4,6 +4,7 @@ import Testing
 import TockConfig
 import TockControl
 import TockCore
+import TockLinux
 
 /// Daily alarms and the idle clock through the scripted simulator: the
 /// trace's `alarm` lines, wall clock steps from the script, the control
@@ -62,7 +63,7 @@ import TockCore
         #expect(try ZoneFile.system(environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"]).offset(at: WallTime(secondsSince1970: 1_800_000_000)) == 3600)
         #expect(throws: ZoneRules.Invalid.self) { try ZoneFile.named("../../etc/passwd") }
         // TZ=UTC on a system without tzdata (the C library reads it as UTC).
-        let noTzdata = ["TZ": "UTC", "TZDIR": "/nonexistent"]
+        let noTzdata: Environment.Variables = ["TZ": "UTC", "TZDIR": "/nonexistent"]
         #expect(try ZoneFile.system(environment: noTzdata) == .utc)
         #expect(throws: ZoneRules.Invalid.self) { try ZoneFile.system(environment: ["TZ": "not a zone!"]) }
     }
