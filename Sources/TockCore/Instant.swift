@@ -128,7 +128,12 @@ extension Duration {
 /// and changes when `v` reaches the next multiple below (or at `v` itself
 /// minus a whole quantum when `v` sits exactly on a multiple).
 public func timeToNextBoundary(of value: Duration, quantum: Duration, increasing: Bool) -> Duration {
-    let q = quantum.nanoseconds
+    timeToNextBoundary(of: value, quantumNanoseconds: quantum.nanoseconds, increasing: increasing)
+}
+
+/// `timeToNextBoundary` with the quantum in nanoseconds (a renderer's
+/// constants: a `Duration`'s nanoseconds are worked out at each read).
+public func timeToNextBoundary(of value: Duration, quantumNanoseconds q: Int64, increasing: Bool) -> Duration {
     precondition(q > 0, "a display quantum must be positive")
     let v = value.nanoseconds
     let r = ((v % q) + q) % q

@@ -39,16 +39,16 @@ extension Machine {
     /// to be remembered; only the frame is drawn again. This is most of a
     /// count's wake-ups (one a second for MM:SS), and costs a frame instead
     /// of a full batch. Debug builds check each against a full batch.
-    mutating func quietTick(at now: Now, _ quiet: QuietTick.Until) -> Output {
+    mutating func quietTick(at now: Now, _ quiet: QuietTick.Until, into out: inout Output) {
         let p = presentation(at: now)
         let frame = frame(p, at: now)
         let motion = displayDeadlines(p, at: now)
         time.applied(to: now.monotonic)
-        var out = Output()
-        out.items.reserveCapacity(2)
+        // Emptied from the end (`removeAll(keepingCapacity:)` goes through
+        // the general `replaceSubrange`, 200 instructions for two items).
+        while !out.items.isEmpty { out.items.removeLast() }
         if frame != reported.shown.frame { out.append(.render(frame)); reported.shown.frame = frame }
         out.append(.wake(monotonic: Instant.earliest(quiet.monotonic, motion.monotonic),
                          wall: quiet.wall.map { w in motion.wall.map { min(w, $0) } ?? w } ?? motion.wall))
-        return out
     }
 }

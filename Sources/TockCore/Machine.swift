@@ -77,6 +77,15 @@ public struct Machine: Sendable {
     /// and what happened, in order. A refused request leaves the machine as
     /// it was and returns only the refusal.
     public mutating func handle(_ input: Input, at now: Now) -> Output {
+        var out = Output()
+        handle(input, at: now, into: &out)
+        return out
+    }
+
+    /// `handle`, its outputs written over `out`: a quiet tick reuses the
+    /// list's storage (the shell hands the same one back each wake-up, so
+    /// a tick allocates nothing for its outputs); a full batch replaces it.
+    public mutating func handle(_ input: Input, at now: Now, into out: inout Output) {
         // The parts' optionals are matched in place (`case .some`): a
         // comparison with nil copies the value first, here the settings
         // and a snapshot on every wake-up (`make bench-tick`).
@@ -93,12 +102,12 @@ public struct Machine: Sendable {
             var full = self
             full.quiet.unsettle()
             let expected = full.handle(.wake, at: now)
-            let out = quietTick(at: now, until)
+            quietTick(at: now, until, into: &out)
             precondition(out == expected, "a quiet tick at \(now) gave \(out), a full one \(expected)")
-            return out
             #else
-            return quietTick(at: now, until)
+            quietTick(at: now, until, into: &out)
             #endif
+            return
         }
         switch input {
         case .powerOn:
@@ -127,7 +136,8 @@ public struct Machine: Sendable {
             }
         case .groupLink(let up):
             groupLinked = up
-            return Output()
+            out = Output()
+            return
         case .reconfigure(let settings):
             let light = devices.ambient
             self = reconfigured(settings, at: now)
@@ -143,12 +153,13 @@ public struct Machine: Sendable {
                 try request(input, at: now)
             } catch {
                 self = before
-                return .refused(error)
+                out = .refused(error)
+                return
             }
         }
         catchUp(to: now)
         if let pending = pendingSettings, !holdsACount { self = reconfigured(pending, at: now) }
-        return outputs(at: now)
+        out = outputs(at: now)
     }
 
     /// A request from outside the panel, applied (or handed to the group);

@@ -112,9 +112,9 @@ public struct Renderer: Sendable {
             return digits == 4 ? "\(two(s / 60)):\(two(s % 60))" : "\(two(s / 60)).\(two(s % 60))"
         }
         if digits == 8 { return "\(s / 3600).\(two(s / 60 % 60)).\(two(s % 60))" }
-        let m = rounded(v, to: .seconds(60), up: increasing)
+        let m = rounded(v, to: 60_000_000_000, up: increasing)
         let h = m / 60
-        let colonLit = !moving || rounded(v, to: .milliseconds(500), up: increasing) % 2 == 0
+        let colonLit = !moving || rounded(v, to: 500_000_000, up: increasing) % 2 == 0
         return "\(h < 10 ? " " : "")\(h)\(colonLit ? ":" : "")\(two(m % 60))"
     }
 
@@ -145,11 +145,11 @@ public struct Renderer: Sendable {
 
     private func daysText(_ v: Duration) -> String {
         if digits == 8 {
-            let m = rounded(v, to: .seconds(60), up: false)
+            let m = rounded(v, to: 60_000_000_000, up: false)
             let d = min(m / 1440, 99)
             return "\(d < 10 ? " " : "")\(d)d \(two(m / 60 % 24)).\(two(m % 60))"
         }
-        let h = rounded(v, to: .seconds(3600), up: false)
+        let h = rounded(v, to: 3_600_000_000_000, up: false)
         let d = h / 24
         if d < 10 { return "\(d)d\(two(h % 24))" }
         return "\(min(d, 999))d"
@@ -161,38 +161,40 @@ public struct Renderer: Sendable {
     /// counting blinks (see `Blink.nextToggle`).
     public func timeToNextChange(of content: DisplayContent) -> Duration? {
         if case .timeOfDay(let t, _, let blink) = content {
-            let q: Duration = t == nil || (digits == 4 && !blink) ? .seconds(60) : digits == 8 ? .seconds(1) : .milliseconds(500)
-            return timeToNextBoundary(of: t ?? .zero, quantum: q, increasing: true)
+            let q: Int64 = t == nil || (digits == 4 && !blink) ? 60_000_000_000 : digits == 8 ? 1_000_000_000 : 500_000_000
+            return timeToNextBoundary(of: t ?? .zero, quantumNanoseconds: q, increasing: true)
         }
         guard let (v, up) = content.count else { return nil }
-        let q: Duration
+        let q: Int64  // nanoseconds
         if case .stopwatch = content, v < .seconds(60) || digits == 8 {
-            q = .milliseconds(10)
+            q = 10_000_000
         } else if case .calendar = content, seconds(v, up: false) >= 86_400 {
-            q = digits == 4 ? .seconds(3600) : .seconds(60)
+            q = digits == 4 ? 3_600_000_000_000 : 60_000_000_000
             // The switch to the shorter format happens on the 1 s grid.
             let toSwitch = v - .seconds(86_399)
-            return min(timeToNextBoundary(of: v, quantum: q, increasing: false), toSwitch)
+            return min(timeToNextBoundary(of: v, quantumNanoseconds: q, increasing: false), toSwitch)
         } else if case .overrun = content, digits == 4, seconds(v, up: true) >= 600 {
-            q = .seconds(60)
+            q = 60_000_000_000
         } else if case .overrun = content {
-            q = .seconds(1)
+            q = 1_000_000_000
         } else if digits == 4, seconds(v, up: up) >= 6_000 {
-            q = .milliseconds(500)  // the blinking colon
+            q = 500_000_000  // the blinking colon
         } else {
-            q = .seconds(1)
+            q = 1_000_000_000
         }
-        return timeToNextBoundary(of: v, quantum: q, increasing: up)
+        return timeToNextBoundary(of: v, quantumNanoseconds: q, increasing: up)
     }
 
     // MARK: - Arithmetic
 
     /// Whole seconds, rounded the way the count direction wants.
-    private func seconds(_ v: Duration, up: Bool) -> Int64 { rounded(v, to: .seconds(1), up: up) }
+    private func seconds(_ v: Duration, up: Bool) -> Int64 { rounded(v, to: 1_000_000_000, up: up) }
 
-    /// `v / unit`, rounded down when counting up and up when counting down.
-    private func rounded(_ v: Duration, to unit: Duration, up: Bool) -> Int64 {
-        let n = max(v.nanoseconds, 0), u = unit.nanoseconds
+    /// `v / unit` (`unit` in nanoseconds, a constant: a `Duration`'s are
+    /// worked out at each call), rounded down when counting up and up when
+    /// counting down.
+    private func rounded(_ v: Duration, to u: Int64, up: Bool) -> Int64 {
+        let n = max(v.nanoseconds, 0)
         return up ? n / u : (n + u - 1) / u
     }
 

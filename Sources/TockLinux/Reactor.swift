@@ -79,6 +79,9 @@ public final class Reactor: EventLoop {
     /// A clock step reported while arming rather than by a read; it is
     /// delivered before the loop next waits.
     @exclusivity(unchecked) private var stepFoundWhileArming = false
+    /// The clock as the due timers were found, for the first read by the
+    /// first of their handlers (`dispatch`).
+    @exclusivity(unchecked) private var handedOver: Now?
     /// The real-time timerfd's deadline when no part asks for one: the end
     /// of the kernel's time (it never expires), armed with
     /// `TFD_TIMER_CANCEL_ON_SET` only so that a step is reported. Without
@@ -119,7 +122,13 @@ public final class Reactor: EventLoop {
         try epoll.modify(FileDescriptor(rawValue: fd), writable: writable)
     }
 
-    public func now() -> Now { clock.now() }
+    public func now() -> Now {
+        if case .some(let n) = handedOver {
+            handedOver = nil
+            return n
+        }
+        return clock.now()
+    }
 
     private func handlerOf(_ fd: CInt) -> (() -> Void)? {
         fd >= 0 && Int(fd) < handlers.count ? handlers[Int(fd)] : nil
@@ -230,7 +239,17 @@ public final class Reactor: EventLoop {
         // A timer falls due only by a timerfd's expiry (each is armed for
         // the earliest before every wait, a past one fires at once): an
         // input alone costs no clock read here.
-        if deadlinePassed || clockStepped { timers.fireDue(clock.now()) }
+        //
+        // The reading that finds the timers due is the first one their
+        // handlers get (`now`): a timer's handler reads the clock first, and
+        // the shell's tick is one read cheaper for it. Any later read, or a
+        // handler after the first, reads the clock again.
+        if deadlinePassed || clockStepped {
+            let now = clock.now()
+            handedOver = now
+            timers.fireDue(now) { handedOver = nil }
+            handedOver = nil
+        }
     }
 
     private func clockWasStepped() {

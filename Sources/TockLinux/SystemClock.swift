@@ -14,6 +14,10 @@ public struct SystemClock: Sendable {
 
     public init() {}
 
+    /// The monotonic clock alone (CLOCK_BOOTTIME), for what needs no wall
+    /// time: a mock part's record of when it was driven.
+    public func monotonic() -> Instant { Instant(nanoseconds: Syscall.clockNanoseconds(CLOCK_BOOTTIME)) }
+
     /// The kernel has said the real-time clock changed (a step, seen by the
     /// reactor's `TFD_TIMER_CANCEL_ON_SET` timerfd): its trust is asked again
     /// at the next read rather than when the held answer runs out.

@@ -65,13 +65,13 @@ public final class TimerQueue {
 
     /// The earliest deadline on each clock, for arming the kernel's timers.
     public var earliest: (monotonic: Instant?, wall: WallTime?) {
-        (monotonic.top.map { Instant(nanoseconds: $0.at) }, wall.top.map { WallTime(nanoseconds: $0.at) })
+        (monotonic.peek().map { Instant(nanoseconds: $0.at) }, wall.peek().map { WallTime(nanoseconds: $0.at) })
     }
 
     /// When the next timer is due, on the monotonic clock as the clocks read `now`.
     public func next(_ now: Now) -> Instant? {
-        let m = monotonic.top.map { Instant(nanoseconds: $0.at) }
-        let w = wall.top.map { now.monotonic(at: WallTime(nanoseconds: $0.at)) }
+        let m = monotonic.peek().map { Instant(nanoseconds: $0.at) }
+        let w = wall.peek().map { now.monotonic(at: WallTime(nanoseconds: $0.at)) }
         return [m, w].compactMap { $0 }.min()
     }
 
@@ -81,17 +81,19 @@ public final class TimerQueue {
     public func fireNext(_ now: Now) -> Bool { fireNext(now, scheduledBy: .max) }
 
     private func fireNext(_ now: Now, scheduledBy limit: Int) -> Bool {
-        let m = monotonic.top.flatMap { $0.at <= now.monotonic.nanoseconds && $0.seq <= limit ? $0 : nil }
-        let w = wall.top.flatMap { $0.at <= now.wall.nanoseconds && $0.seq <= limit ? $0 : nil }
+        // The tops are looked at in place (no entry, and so no timer, copied
+        // out to be compared): each wake-up looks several times.
+        let m = monotonic.peek().flatMap { $0.at <= now.monotonic.nanoseconds && $0.seq <= limit ? $0 : nil }
+        let w = wall.peek().flatMap { $0.at <= now.wall.nanoseconds && $0.seq <= limit ? $0 : nil }
         let entry: Entry
         switch (m, w) {
         case (nil, nil): return false
-        case (_?, nil): entry = monotonic.pop()
-        case (nil, _?): entry = wall.pop()
+        case (_?, nil): entry = monotonic.popLive()
+        case (nil, _?): entry = wall.popLive()
         case (let m?, let w?):
             // Both due: the one that fell due first (its instant as now reads), then the older.
             let wm = now.monotonic(at: WallTime(nanoseconds: w.at)).nanoseconds
-            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.pop() : wall.pop()
+            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.popLive() : wall.popLive()
         }
         let timer = entry.timer
         timer.deadline = nil
@@ -106,10 +108,13 @@ public final class TimerQueue {
     /// for `now` again fires at the next turn, so a part with a backlog
     /// (commands waiting) takes one item per turn and never holds the loop.
     @discardableResult
-    public func fireDue(_ now: Now) -> Int {
+    public func fireDue(_ now: Now, afterEach: () -> Void = {}) -> Int {
         let limit = seq
         var n = 0
-        while fireNext(now, scheduledBy: limit) { n += 1 }
+        while fireNext(now, scheduledBy: limit) {
+            n += 1
+            afterEach()
+        }
         return n
     }
 
@@ -118,11 +123,11 @@ public final class TimerQueue {
     private struct Heap {
         private var items: [Entry] = []
 
-        var top: Entry? {
-            mutating get {
-                while let first = items.first, first.generation != first.timer.generation { _ = popRaw() }
-                return items.first
-            }
+        /// The live top's instant and order, stale entries dropped first.
+        @inline(__always)
+        mutating func peek() -> (at: Int64, seq: Int)? {
+            while !items.isEmpty, items[0].generation != items[0].timer.generation { _ = popRaw() }
+            return items.isEmpty ? nil : (items[0].at, items[0].seq)
         }
 
         mutating func push(_ e: Entry) {
@@ -131,10 +136,8 @@ public final class TimerQueue {
             if items.count > 64, items.count % 64 == 0 { sweep() }
         }
 
-        mutating func pop() -> Entry {
-            _ = top
-            return popRaw()
-        }
+        /// The top, which `peek` has just found live.
+        mutating func popLive() -> Entry { popRaw() }
 
         private mutating func popRaw() -> Entry {
             let first = items[0]

@@ -140,7 +140,7 @@ public final class ServiceRuntime {
             let input = try options.mockInputPath.map {
                 try MockInputStream(path: $0, timestamp: clock.boottimeFromMonotonic, now: { clock.now().monotonic }, log: log)
             }
-            devices = Devices.mock(config, clock: { clock.now().monotonic }, input: input)
+            devices = Devices.mock(config, clock: clock.monotonic, input: input)
         case .gpiod: devices = try Devices.gpiod(config, chips: options.chips, log: log, timestamp: clock.boottimeFromMonotonic)
         }
         log.info("hardware: \(devices.summary)")

@@ -31,6 +31,8 @@ public final class Shell {
     /// keeps them at the generic abstraction, and every call went through
     /// a thunk that copied the change (`make bench-tick`).
     private struct Observer { let see: (BoxChange) -> Void }
+    /// The outputs' list, kept between batches for its storage (`handle`).
+    @exclusivity(unchecked) private var outputs = Machine.Output()
     /// The switch position last handed out.
     @exclusivity(unchecked) private var lastSwitch: SwitchPosition?
     /// The last state and frame carried out.
@@ -228,9 +230,15 @@ public final class Shell {
     func handle(_ input: Machine.Input, clockChanged: Bool = false) {
         let now = clock()
         let seen = look(at: now)
-        let out = core.handle(input, at: now)
+        // The outputs' list is the one the last batch used, taken out while
+        // this one is carried out (a follower that hands the shell an input
+        // gets a list of its own) and put back for the next.
+        var out = Machine.Output()
+        swap(&out, &outputs)
+        core.handle(input, at: now, into: &out)
         if !seen.isEmpty { report(seen, at: now) }
         perform(out, at: now.monotonic, clock: clockChanged || !seen.isEmpty)
+        outputs = out
     }
 
     /// A request that may be refused: the refusal is thrown, nothing done.

@@ -99,5 +99,21 @@ import Testing
                              Int128(Int64.min + 1) * 1_000_000_000 - 999_999_999] {
             #expect(Duration(attoseconds: atto).nanoseconds == Int64(atto / 1_000_000_000), "\(atto)")
         }
+        // Attoseconds of every size the two-step division takes (a high
+        // word up to 10^9; nanoseconds that fit an Int64), each against
+        // the 128-bit division.
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var wrong = 0
+        for i in 0..<20_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let high = (x >> 11) % [1, 1_000, 1_000_000, 999_999_999][i % 4]
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let atto = Int128(high) << 64 | Int128(x)
+            for a in [atto, -atto] {
+                guard let expected = Int64(exactly: a / 1_000_000_000) else { continue }  // beyond Int64: traps, as it always did
+                if Duration(attoseconds: a).nanoseconds != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
     }
 }
