@@ -21,12 +21,16 @@ public final class MqttBridge {
     /// The next waiting request's turn.
     private var serveTimer: LoopTimer!
     let group: MqttGroup?
-    /// The last value sent on each state topic (cleared on connecting, so
-    /// everything is sent again).
-    private var published: [String: String] = [:]
-    /// When each state topic was last sent, and the turn that sends what
-    /// changed too soon after.
-    private var sentAt: [String: Instant] = [:]
+    /// The last value sent on each state topic and when (cleared on
+    /// connecting, so everything is sent again); `flushTimer` sends what
+    /// changed too soon after. One entry a topic: a pass looks each topic
+    /// up once, and changes it in place (four hashes of its name a topic
+    /// before, `make bench-tick`).
+    private var published: [String: Sent] = [:]
+    private struct Sent {
+        var value: String?
+        var at: Instant?
+    }
     private var flushTimer: LoopTimer!
     /// Everything held back for `flushTimer` follows the count's time: the
     /// flush rebuilds only those topics.
@@ -123,7 +127,6 @@ public final class MqttBridge {
         client.subscribe(commandTopic)
         client.subscribe(timerCommandTopic)
         published = [:]
-        sentAt = [:]
         picker.follow(timersInProgress)
         picker.reannounce(timersInProgress, at: now())
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
@@ -154,8 +157,8 @@ public final class MqttBridge {
 
     private func publishUpdate() {
         let value = HomeAssistant.updateState(update, running: Self.version)
-        guard published[HomeAssistant.updateTopic] != value else { return }
-        published[HomeAssistant.updateTopic] = value
+        guard published[HomeAssistant.updateTopic]?.value != value else { return }
+        published[HomeAssistant.updateTopic, default: Sent()].value = value
         client.publish("\(config.topicPrefix)/\(HomeAssistant.updateTopic)", Array(value.utf8))
     }
 
@@ -212,7 +215,7 @@ public final class MqttBridge {
             // The entity goes first, then its retained state.
             client.publish(HomeAssistant.alarmConfigTopic(config, n + 1), [])
             client.publish("\(config.topicPrefix)/alarm_\(n + 1)", [])
-            published["alarm_\(n + 1)"] = nil
+            published["alarm_\(n + 1)"]?.value = nil
         }
         announcedAlarms = names
     }
@@ -247,21 +250,30 @@ public final class MqttBridge {
             values.append((HomeAssistant.timerSelectedTopic, selection.value))
             if let due = selection.due { pickerTimer.schedule(at: due) }
         }
-        for (key, value) in values where force || published[key] != value {
-            if !force, let last = sentAt[key], t < last + Self.minimumGap - Self.gapSlack {
-                let due = last + Self.minimumGap - Self.gapSlack
-                held = min(held ?? due, due)
-                continue
+        for (key, value) in values {
+            switch Self.offer(value, at: t, to: &published[key, default: Sent()], force: force) {
+            case .unchanged: break
+            case .heldUntil(let due): held = min(held ?? due, due)
+            case .send: client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
             }
-            published[key] = value
-            sentAt[key] = t
-            client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
         }
         if let held {
             // A full rebuild held something back: the flush is a full one.
             flushClockOnly = flushTimer.deadline == nil ? clockOnly : flushClockOnly && clockOnly
             flushTimer.schedule(at: held)
         }
+    }
+
+    private enum Offer { case unchanged, heldUntil(Instant), send }
+
+    /// Whether a topic's new value goes now (noted as sent), waits for its
+    /// gap (`minimumGap`, less `gapSlack`), or is what was sent.
+    private static func offer(_ value: String, at t: Instant, to sent: inout Sent, force: Bool) -> Offer {
+        guard force || sent.value != value else { return .unchanged }
+        if !force, let last = sent.at, t < last + minimumGap - gapSlack { return .heldUntil(last + minimumGap - gapSlack) }
+        sent.value = value
+        sent.at = t
+        return .send
     }
 
     /// A message on `<prefix>/cmd` or `<prefix>/timer_cmd`: checked at once

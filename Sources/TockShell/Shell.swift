@@ -177,7 +177,9 @@ public final class Shell {
     public func resting() -> Bool { core.program.resting(at: clock()) }
 
     /// What the display means now, without its blink phases.
-    public func displayMeaning() -> DisplayMeaning { core.displayMeaning(at: clock()) }
+    public func displayMeaning() -> DisplayMeaning {
+        core.displayMeaningInPlace(at: clock())
+    }
 
     /// Whether the fleet group can be reached (presses go through it).
     public var groupLinked: Bool {
