@@ -314,4 +314,34 @@ struct ReactorTests {
         #expect(left == 0)
         #expect(reactor.stats.wakeUps == 5)
     }
+
+    /// The reading that found the timers due is the first read of their
+    /// first handler, and only that: the handler's next read, the next
+    /// handler's and a read outside the loop read the clock again.
+    @Test func theFirstHandlersFirstReadIsTheOneThatFoundItDue() throws {
+        let reactor = try Reactor()
+        let due = reactor.now().monotonic + .milliseconds(5)
+        var reads: [Instant] = []
+        let first = reactor.makeTimer { [unowned reactor] in
+            reads.append(reactor.now().monotonic)
+            let spin = reads[0] + .milliseconds(2)
+            while SystemClock().monotonic() < spin {}  // time passes inside the handler
+            reads.append(reactor.now().monotonic)
+        }
+        let second = reactor.makeTimer { [unowned reactor] in
+            reads.append(reactor.now().monotonic)
+            reactor.stop()
+        }
+        first.schedule(at: due)
+        second.schedule(at: due)
+        try reactor.run()
+        #expect(reads.count == 3)
+        guard reads.count == 3 else { return }
+        #expect(reads[0] >= due)
+        // The handler's second read and the second handler's are fresh:
+        // both after the time spent in the first handler.
+        #expect(reads[1] >= reads[0] + .milliseconds(2))
+        #expect(reads[2] >= reads[1])
+        #expect(reactor.now().monotonic >= reads[2])
+    }
 }
