@@ -257,9 +257,9 @@ public final class Shell {
     func perform(_ out: Machine.Output, at t: Instant, clock: Bool = false) {
         var change = BoxChange()
         change.clock = clock
-        for item in out.items {
-            trace?.record(item, at: t)
-            switch item {
+        for i in out.items.indices {
+            if let trace { trace.record(out.items[i], at: t) }
+            switch out.items[i] {
             case .command(.render(let f)):
                 frame = f
                 if notice == nil {
