@@ -35,3 +35,22 @@ import TockLoop
         #expect(frames.suffix(3) == ["00:09", "00:08", "00:07"].map { Frame(text: $0, digits: 4).text })
     }
 }
+
+/// The shell's timers reach it only while it exists: a box dropped while
+/// its count's wake-ups are scheduled leaves timers that find no shell.
+@Suite struct ShellLifetimeTests {
+    @Test func timersOfAShellThatIsGoneDoNothing() throws {
+        let loop = VirtualLoop(epoch: WallTime(secondsSince1970: 1_800_000_000))
+        weak var gone: Shell?
+        do {
+            let box = try TestBox("timer: {presets: [10s]}\ndisplay: {kind: none}\nbuzzer: {kind: none}", loop: loop)
+            box.shell.action(.pressed(.start))
+            loop.advance(by: .seconds(1))
+            #expect(box.shell.nextWake != nil)
+            gone = box.shell
+        }
+        #expect(gone == nil)
+        loop.advance(by: .seconds(20))  // the count's wake-ups come due with no shell
+        #expect(gone == nil)
+    }
+}
