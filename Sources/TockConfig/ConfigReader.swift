@@ -40,21 +40,42 @@ struct Section {
     }
 }
 
-/// The line each key was first seen on (a list, as `Section` says why).
+/// The line each key was first seen on: a list, as `Section` says why,
+/// with an index by name once it holds more than `listed` keys (a list
+/// alone is quadratic in a file of thousands of keys: 64 KiB holds 7,400,
+/// and a hostile one took 2.6 times as long to be refused).
 public struct KeyLines: Equatable, Sendable {
     private var keys: [String] = []
     private var lines: [Int] = []
+    private var index: [String: Int]?
+    static let listed = 32
 
     public init() {}
 
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
     public subscript(key: String) -> Int? {
-        get { keys.firstIndex(of: key).map { lines[$0] } }
+        get { position(of: key).map { lines[$0] } }
         set {
-            if let i = keys.firstIndex(of: key) {
-                if let newValue { lines[i] = newValue } else { keys.remove(at: i); lines.remove(at: i) }
+            if let i = position(of: key) {
+                if let newValue {
+                    lines[i] = newValue
+                } else {
+                    keys.remove(at: i)
+                    lines.remove(at: i)
+                    index = index == nil ? nil : Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+                }
             } else if let newValue {
                 keys.append(key)
                 lines.append(newValue)
+                if index != nil {
+                    index?[key] = keys.count - 1
+                } else if keys.count > Self.listed {
+                    index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+                }
             }
         }
     }

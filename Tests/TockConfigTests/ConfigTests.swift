@@ -88,6 +88,16 @@ import TockLinux
         #expect(p.map(\.line) == [1, 1, 3])
     }
 
+    @Test func aRepeatedKeyIsFoundAmongThousands() {
+        // Past 32 keys the lines are indexed by name; a repeat is found the same way.
+        for count in [3, 33, 40, 300] {
+            let yaml = (1...count).map { "k\($0): 1\n" }.joined() + "k2: 2\nmode: timer\nmode: timer\n"
+            let p = problems(yaml).filter { $0.message.hasPrefix("appears twice") }
+            #expect(p.map(\.key) == ["k2", "mode"], "\(count) keys")
+            #expect(p.map(\.message) == ["appears twice (first on line 2); keep one", "appears twice (first on line \(count + 2)); keep one"])
+        }
+    }
+
     @Test func aTypoedKeyIsRefusedWithLineKeyAndSuggestion() {
         let p = problems("mode: timer\nalarm:\n  ring_fro: 30s\n")
         #expect(p.count == 1)
