@@ -43,7 +43,7 @@ struct Section {
 /// The line each key was first seen on: a list, as `Section` says why,
 /// with an index by name once it holds more than `listed` keys (a list
 /// alone is quadratic in a file of thousands of keys: 64 KiB holds 7,400,
-/// and a hostile one took 2.6 times as long to be refused).
+/// and such a file took four times the instructions to be refused).
 public struct KeyLines: Equatable, Sendable {
     private var keys: [String] = []
     private var lines: [Int] = []
