@@ -57,26 +57,20 @@ public struct KeyLines: Equatable, Sendable {
         return keys.firstIndex(of: key)
     }
 
-    public subscript(key: String) -> Int? {
-        get { position(of: key).map { lines[$0] } }
-        set {
-            if let i = position(of: key) {
-                if let newValue {
-                    lines[i] = newValue
-                } else {
-                    keys.remove(at: i)
-                    lines.remove(at: i)
-                    index = index == nil ? nil : Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-                }
-            } else if let newValue {
-                keys.append(key)
-                lines.append(newValue)
-                if index != nil {
-                    index?[key] = keys.count - 1
-                } else if keys.count > Self.listed {
-                    index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-                }
-            }
+    public subscript(key: String) -> Int? { position(of: key).map { lines[$0] } }
+
+    /// `key` is on `line` (a key already noted keeps its place).
+    mutating func note(_ key: String, _ line: Int) {
+        if let i = position(of: key) {
+            lines[i] = line
+            return
+        }
+        keys.append(key)
+        lines.append(line)
+        if index != nil {
+            index?[key] = keys.count - 1
+        } else if keys.count > Self.listed {
+            index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         }
     }
 }
@@ -125,13 +119,13 @@ final class ConfigReader {
             } else {
                 out.entries.append(Section.Entry(key: key, value: v))
             }
-            if firstLines[key] == nil { firstLines[key] = k.line }
+            if firstLines[key] == nil { firstLines.note(key, k.line) }
         }
         return out
     }
 
     func string(_ node: Node, _ key: String) -> String? {
-        keyLines[key] = node.line
+        keyLines.note(key, node.line)
         guard case .scalar(let s) = node.value, !s.isEmpty else {
             problem(node, key, "expected a value")
             return nil

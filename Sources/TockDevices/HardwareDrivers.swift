@@ -70,10 +70,8 @@ extension Devices {
 /// through libgpiod by the addresses the configuration's names resolved
 /// to, buses through the kernel's i2c-dev, spidev and PWM sysfs.
 final class GpiodBoard: Board {
-    /// Each configuration key's line. (A list, not a dictionary: the first
-    /// dictionary keyed by strings that a program fills has the runtime
-    /// look up String's `Hashable` among every conformance in the binary,
-    /// 0.23 M instructions at start; `make bench-startup`.)
+    /// Each configuration key's line (a list: no dictionary of strings
+    /// before ready, docs/benchmarks.md says why).
     struct Keyed {
         let key: String
         let address: LineAddress

@@ -13,11 +13,8 @@ public enum Environment {
         return out
     }
 
-    /// Some variables by name. (A list, not a dictionary: the first
-    /// dictionary keyed by strings that a program fills has the runtime
-    /// look up String's `Hashable` among every conformance in the binary,
-    /// 0.23 M instructions, and the service reads these at start;
-    /// `make bench-startup`.)
+    /// Some variables by name (a list: no dictionary of strings before
+    /// ready, docs/benchmarks.md says why; the service reads these at start).
     public struct Variables: ExpressibleByDictionaryLiteral, Equatable, Sendable {
         private var names: [String] = []
         private var values: [String] = []

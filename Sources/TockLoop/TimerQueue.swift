@@ -88,12 +88,12 @@ public final class TimerQueue {
         let entry: Entry
         switch (m, w) {
         case (nil, nil): return false
-        case (_?, nil): entry = monotonic.popLive()
-        case (nil, _?): entry = wall.popLive()
+        case (_?, nil): entry = monotonic.popRaw()
+        case (nil, _?): entry = wall.popRaw()
         case (let m?, let w?):
             // Both due: the one that fell due first (its instant as now reads), then the older.
             let wm = now.monotonic(at: WallTime(nanoseconds: w.at)).nanoseconds
-            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.popLive() : wall.popLive()
+            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.popRaw() : wall.popRaw()
         }
         let timer = entry.timer
         timer.deadline = nil
@@ -136,10 +136,8 @@ public final class TimerQueue {
             if items.count > 64, items.count % 64 == 0 { sweep() }
         }
 
-        /// The top, which `peek` has just found live.
-        mutating func popLive() -> Entry { popRaw() }
-
-        private mutating func popRaw() -> Entry {
+        /// The top as it is (`peek` drops the stale ones first).
+        mutating func popRaw() -> Entry {
             let first = items[0]
             let last = items.removeLast()
             if !items.isEmpty {

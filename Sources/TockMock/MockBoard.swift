@@ -143,10 +143,8 @@ extension MockMAX7219: MockDisplayChip {
     public func expected(_ frame: Frame) -> Frame { Frame.segments(frame.bits) }
 }
 
-/// The outputs a board opened, read by name. (A list, not a dictionary: the
-/// first dictionary keyed by strings that a program fills has the runtime
-/// look up String's `Hashable` among every conformance in the binary,
-/// 0.23 M instructions at start; `make bench-startup`.)
+/// The outputs a board opened, read by name (a list: no dictionary of
+/// strings before ready, docs/benchmarks.md says why).
 public struct MockOutputs: RandomAccessCollection {
     public private(set) var all: [MockOutput]
 
