@@ -17,6 +17,16 @@ public struct ScannedNetwork: Equatable, Sendable {
     /// The most listed (the strongest).
     public static let limit = 40
 
+    /// Whether a network's flags (`[WPA2-PSK+SAE-CCMP][ESS]`) name a
+    /// security: a word of them (letters and digits) that begins with WPA,
+    /// WEP, RSN or SAE.
+    static func secured(flags: ArraySlice<UInt8>) -> Bool {
+        let isWordByte = { (b: UInt8) in (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        return flags.split(whereSeparator: { !isWordByte($0) }).contains { word in
+            ["WPA", "WEP", "RSN", "SAE"].contains { word.starts(with: $0.utf8) }
+        }
+    }
+
     /// `wpa_cli scan_results`: one network per name, the strongest first;
     /// hidden ones (no name) and lines that do not parse are left out.
     public static func parse(scanResults text: [UInt8]) -> [ScannedNetwork] {
@@ -25,8 +35,7 @@ public struct ScannedNetwork: Equatable, Sendable {
             let f = line.split(separator: 0x09, maxSplits: 4, omittingEmptySubsequences: false)
             guard f.count == 5, f[0].count == 17, let signal = Int(String(decoding: f[2], as: UTF8.self)),
                   let ssid = unescape(f[4]), !ssid.isEmpty, ssid.count <= 32, !ssid.allSatisfy({ $0 == 0 }) else { continue }
-            let flags = String(decoding: f[3], as: UTF8.self)
-            let n = ScannedNetwork(ssid: ssid, signal: signal, secured: flags.contains("WPA") || flags.contains("WEP") || flags.contains("SAE") || flags.contains("RSN"))
+            let n = ScannedNetwork(ssid: ssid, signal: signal, secured: secured(flags: f[3]))
             if let old = best[ssid], old.signal >= signal { continue }
             best[ssid] = n
         }

@@ -89,6 +89,15 @@ struct WifiRequestTests {
         #expect(ScannedNetwork.parse(scanResults: Array(many.utf8)).count == ScannedNetwork.limit)
     }
 
+    /// A security is a word of the flags, not any substring of them.
+    @Test func securityIsReadFromTheFlagsWords() {
+        for (flags, secured) in [("[WPA2-PSK-CCMP][ESS]", true), ("[WPA2-PSK+SAE-CCMP][ESS]", true), ("[RSN-SAE-CCMP][ESS]", true),
+                                 ("[WEP][ESS]", true), ("[SAE-EXT-KEY][ESS]", true), ("[ESS]", false), ("", false),
+                                 ("[ESS][P2P]", false), ("[OWE-TRANS][ESS]", false), ("[ESS][NOWPA]", false)] {
+            #expect(ScannedNetwork.secured(flags: Array(flags.utf8)[...]) == secured, "\(flags)")
+        }
+    }
+
     @Test func identity() {
         var g = SystemRandomNumberGenerator()
         let id = HotspotIdentity.make(using: &g)
