@@ -22,7 +22,8 @@ let package = Package(
         .executable(name: "tock", targets: ["tock"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // swift-argument-parser 1.8.2 without Foundation (Vendor/swift-argument-parser/README.md).
+        .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],

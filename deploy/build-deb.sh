@@ -123,6 +123,27 @@ case $arch:$machine in
   *) echo "build-deb: $binary is built for '$machine', not for $arch" >&2; exit 1 ;;
 esac
 
+# The box runs no Foundation (docs/benchmarks.md, "Binary size"): no
+# Foundation module linked in, and the program at most 12 MiB stripped.
+nm=${triplet:+$triplet-}nm
+if ! command -v "$nm" >/dev/null; then
+  echo "build-deb: $nm missing (apt-get install binutils${triplet:+-$triplet})" >&2; exit 1
+fi
+"$nm" "$binary" >"$work/symbols" 2>/dev/null || true
+if [ ! -s "$work/symbols" ]; then
+  echo "build-deb: $binary has no symbol table to check the modules it links (build it unstripped)" >&2; exit 1
+fi
+linked=$( (grep -oE '\$s(10Foundation|20FoundationEssentials|22_FoundationCollections|17_StringProcessing|12_RegexParser)' "$work/symbols" || true) | sort -u | tr '\n' ' ')
+if [ -n "$linked" ]; then
+  echo "build-deb: $binary links modules the box must not carry (mangled prefixes: $linked); see Vendor/swift-argument-parser/README.md" >&2
+  exit 1
+fi
+size=$(stat -c %s "$pkg/usr/bin/tock")
+if [ "$size" -gt $((12 * 1024 * 1024)) ]; then
+  echo "build-deb: tock is $size bytes stripped, more than 12 MiB ($((12 * 1024 * 1024)))" >&2
+  exit 1
+fi
+
 # ---------------------------------------------------------------- dependencies
 shlibs=
 if [ -n "$triplet" ]; then
