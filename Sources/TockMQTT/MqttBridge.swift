@@ -35,6 +35,9 @@ public final class MqttBridge {
     /// Everything held back for `flushTimer` follows the count's time: the
     /// flush rebuilds only those topics.
     private var flushClockOnly = true
+    /// When the values held for `flushTimer` fall due: what its pass is
+    /// dated by, however late it runs.
+    private var flushDue: Instant?
     /// The alarm switches' names as announced to Home Assistant.
     private var announcedAlarms: [String] = []
     /// Commands received, those ignored as malformed, and requests dropped
@@ -88,7 +91,7 @@ public final class MqttBridge {
         }
         flushTimer = loop.makeTimer { [weak self] in
             guard let self, client.link == .connected else { return }
-            client.measure { publishState(force: false, clockOnly: flushClockOnly) }
+            client.measure { publishState(force: false, clockOnly: flushClockOnly, dated: flushDue) }
         }
         client.onConnected = { [unowned self] in connected() }
         client.onDisconnected = { [unowned self] in group?.linked(false) }
@@ -175,7 +178,7 @@ public final class MqttBridge {
             }
             // The digits going by change nothing but the topics that follow
             // the count's time; anything else rebuilds them all.
-            if change.displayOnly { return publishState(force: false, clockOnly: true) }
+            if change.displayOnly { return publishState(force: false, clockOnly: true, dated: shell.dated) }
             var events = MqttStateTopics.events(in: change.output)
             let phase = MqttStateTopics.phase(of: shell)
             if let phase, let last = lastPhase, phase != last { events.append("phase_changed") }
@@ -185,7 +188,7 @@ public final class MqttBridge {
             }
             announceAlarms()
             announceTimers()
-            publishState(force: false)
+            publishState(force: false, dated: shell.dated)
         }
     }
 
@@ -241,8 +244,14 @@ public final class MqttBridge {
     /// than `minimumGap - gapSlack`.
     public static let gapSlack: Duration = .milliseconds(50)
 
-    private func publishState(force: Bool, clockOnly: Bool = false) {
+    /// One pass over the state topics. `dated`: the instant its values
+    /// came into being (a batch's `Shell.dated`, a flush's due instant),
+    /// by which each topic's gap is kept; a pass runs late under load, and
+    /// dated by when it ran, the next second's value would be held back
+    /// for a second pass, and the next, for as long as the lateness lasts.
+    private func publishState(force: Bool, clockOnly: Bool = false, dated: Instant? = nil) {
         let t = now()
+        let d = min(dated ?? t, t)
         var held: Instant?
         var values = MqttStateTopics.values(of: shell, clockOnly: clockOnly)
         if !clockOnly {
@@ -251,7 +260,7 @@ public final class MqttBridge {
             if let due = selection.due { pickerTimer.schedule(at: due) }
         }
         for (key, value) in values {
-            switch Self.offer(value, at: t, to: &published[key, default: Sent()], force: force) {
+            switch Self.offer(value, at: d, to: &published[key, default: Sent()], force: force) {
             case .unchanged: break
             case .heldUntil(let due): held = min(held ?? due, due)
             case .send: client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
@@ -260,6 +269,7 @@ public final class MqttBridge {
         if let held {
             // A full rebuild held something back: the flush is a full one.
             flushClockOnly = flushTimer.deadline == nil ? clockOnly : flushClockOnly && clockOnly
+            flushDue = held
             flushTimer.schedule(at: held)
         }
     }

@@ -120,6 +120,7 @@ extension Shell {
 
     /// A notice's frame, put up or taken down, handed out as a change.
     private func told(notice f: Frame) {
+        dated = clock().monotonic
         var change = BoxChange()
         change.frame = f
         change.notice = true

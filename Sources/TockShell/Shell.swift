@@ -72,8 +72,8 @@ public final class Shell {
         clockTrust = ClockTrust(at: loop.now())
         limited = Lines(log: log, loop: loop)
         let reach = reach
-        wakeMonotonic = loop.makeTimer { reach.shell?.tick() }
-        wakeWall = loop.makeTimer { reach.shell?.tick() }
+        wakeMonotonic = loop.makeTimer { reach.shell?.woke(.monotonic) }
+        wakeWall = loop.makeTimer { reach.shell?.woke(.wall) }
         noticeTimer = loop.makeTimer { reach.shell?.endNotice() }
         holdTimer = loop.makeTimer { reach.shell?.holdElapsed() }
         clockWatch = loop.makeTimer { reach.shell?.tick() }
@@ -119,6 +119,7 @@ public final class Shell {
     public func start() {
         output("buzzer") { try sounder.sound(nil) }
         let now = clock()
+        dated = now.monotonic
         let seen = look(at: now)
         report(seen.isEmpty ? clockTrust.atStart : seen, at: now)
         perform(core.handle(.powerOn, at: now), at: now.monotonic, clock: true)
@@ -129,6 +130,8 @@ public final class Shell {
         handle(.edge(e.line, active: e.active, at: e.timestamp))
     }
     public func tick() { handle(.wake) }
+    /// The core's own wake-up, on the clock whose deadline it served.
+    private func woke(_ served: Served) { handle(.wake, served: served) }
     public func clockStepped() { handle(.clockStepped) }
     public func action(_ a: ButtonAction) { handle(.remotePress(a)) }
     /// `tock switch up|down`: the switch set as if the lever had moved.
@@ -241,10 +244,24 @@ public final class Shell {
         for (name, led) in leds { output("led \(name)") { try led.set(false) } }
     }
 
+    /// The instant the batch being carried out is dated by: the deadline a
+    /// wake-up of the core's served (the instant the digits stepped, however
+    /// late the wake-up came), otherwise the time the batch began. What
+    /// follows the count's time is spaced by it (MQTT's least gap between
+    /// two values of a topic: docs/mqtt.md).
+    public internal(set) var dated = Instant.zero
+    enum Served { case monotonic, wall }
+
     /// `clockChanged`: the wall clock's verdict changed before this call
-    /// (seen by `lookAtClock`).
-    func handle(_ input: Machine.Input, clockChanged: Bool = false) {
+    /// (seen by `lookAtClock`). `served`: the core's deadline on that clock
+    /// brought this wake-up.
+    func handle(_ input: Machine.Input, clockChanged: Bool = false, served: Served? = nil) {
         let now = clock()
+        switch served {
+        case .monotonic?: dated = min(asked.monotonic ?? now.monotonic, now.monotonic)
+        case .wall?: dated = min(asked.wall.map(now.monotonic(at:)) ?? now.monotonic, now.monotonic)
+        case nil: dated = now.monotonic
+        }
         let seen = look(at: now)
         // The outputs' list is the one the last batch used, taken out while
         // this one is carried out (a follower that hands the shell an input
@@ -260,6 +277,7 @@ public final class Shell {
     /// A request that may be refused: the refusal is thrown, nothing done.
     private func request(_ input: Machine.Input) throws(Machine.Refusal) {
         let now = clock()
+        dated = now.monotonic
         let seen = look(at: now)
         let out = core.handle(input, at: now)
         if !seen.isEmpty { report(seen, at: now) }

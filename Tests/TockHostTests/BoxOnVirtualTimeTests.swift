@@ -122,6 +122,34 @@ func reply(_ payload: String) -> [String: Any] {
         withExtendedLifetime(box) {}
     }
 
+    /// One wake-up 300 ms late (a stalled card, a busy box), the rest on
+    /// time: each second's digits still go out with that second's own
+    /// wake-up, not held back for a pass of their own moments later. A
+    /// pass is dated by the instant the digits stepped, not by when it ran.
+    @Test func oneLateWakeUpDoesNotHoldBackTheSecondsAfterIt() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .milliseconds(300))
+        var first: Instant?
+        let late: (Instant) -> Duration = { d in d == first ? .milliseconds(300) : .zero }
+        loop.lateness = late
+        let from = link.sent.count
+        var wakeUps: [Instant] = []
+        for i in 0..<10 {
+            let due = try #require(box.shell.nextWake)
+            if i == 2 { first = due }
+            loop.run(until: due + .milliseconds(400))
+            wakeUps.append(due + late(due))
+        }
+        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
+        #expect(digits.map(\.at) == wakeUps)
+        #expect(digits.map(\.payload) == (590...599).reversed().map { "\($0 * 1000)" })
+        withExtendedLifetime(box) {}
+    }
+
     /// Someone who flips the switch over MQTT just under the slack apart,
     /// and just over it: the topic's values are never closer than the gap
     /// less its slack, and its last value always arrives.
