@@ -246,7 +246,8 @@ public final class Shell {
 
     /// The instant the batch being carried out is dated by: the deadline a
     /// wake-up of the core's served (the instant the digits stepped, however
-    /// late the wake-up came), otherwise the time the batch began. What
+    /// late the wake-up came), an edge's timestamp, otherwise the time the
+    /// batch began. What
     /// follows the count's time is spaced by it (MQTT's least gap between
     /// two values of a topic: docs/mqtt.md).
     public internal(set) var dated = Instant.zero
@@ -260,7 +261,10 @@ public final class Shell {
         switch served {
         case .monotonic?: dated = min(asked.monotonic ?? now.monotonic, now.monotonic)
         case .wall?: dated = min(asked.wall.map(now.monotonic(at:)) ?? now.monotonic, now.monotonic)
-        case nil: dated = now.monotonic
+        case nil:
+            // An edge is dated by the kernel's timestamp (what the count
+            // starts from), not by when the loop got to it.
+            if case .edge(_, _, let at) = input { dated = min(at, now.monotonic) } else { dated = now.monotonic }
         }
         let seen = look(at: now)
         // The outputs' list is the one the last batch used, taken out while

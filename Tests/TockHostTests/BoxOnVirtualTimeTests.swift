@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TockConfig
 import TockCore
+import TockHardware
 import TockLinux
 import TockLoop
 @testable import TockHost
@@ -147,6 +148,31 @@ func reply(_ payload: String) -> [String: Any] {
         let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
         #expect(digits.map(\.at) == wakeUps)
         #expect(digits.map(\.payload) == (590...599).reversed().map { "\($0 * 1000)" })
+        withExtendedLifetime(box) {}
+    }
+
+    /// A press that reaches the loop 1.4 s after the kernel stamped it (the
+    /// loop busy): the count starts from the press, its digits step from
+    /// there, and each second's go out with that second's own wake-up.
+    @Test func aPressReadLateDoesNotHoldBackTheSecondsAfterIt() throws {
+        let broker = VirtualBroker(loop: loop)
+        let link = broker.link("kitchen")
+        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
+        loop.advance(by: .seconds(1))
+        let pressed = loop.instant
+        loop.advance(by: .milliseconds(1400))
+        box.shell.edge(Edge(line: .button(.start), active: true, timestamp: pressed))
+        box.shell.edge(Edge(line: .button(.start), active: false, timestamp: pressed + .milliseconds(100)))
+        let from = link.sent.count
+        var wakeUps: [Instant] = []
+        for _ in 0..<10 {
+            let due = try #require(box.shell.nextWake)
+            loop.run(until: due + .milliseconds(1))
+            wakeUps.append(due)
+        }
+        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
+        #expect(digits.map(\.at) == wakeUps)
+        #expect(digits.map(\.payload) == (589...598).reversed().map { "\($0 * 1000)" })
         withExtendedLifetime(box) {}
     }
 
