@@ -371,6 +371,14 @@ bench-timers:
 	$(DEPLOY_BUILD)
 	bash Benchmarks/timers_cost.sh $(CURDIR)/.build-release/release/tock
 
+## tock-web's resident memory with a live page (paired, the page loaded,
+## the live display open on a count) after 65 s, this release build and,
+## given BEFORE (a tock binary), that one (Benchmarks/web_memory.py).
+.PHONY: bench-web-memory
+bench-web-memory:
+	$(DEPLOY_BUILD)
+	PYTHONDONTWRITEBYTECODE=1 python3 Benchmarks/web_memory.py $(if $(BEFORE),before=$(abspath $(BEFORE)),) now=$(CURDIR)/.build-release/release/tock
+
 ## One program against two: installed size, and resident and proportional
 ## memory of tock and tock-web running side by side from this package and,
 ## given BEFORE_DEB, from that one (Benchmarks/one_program.sh).

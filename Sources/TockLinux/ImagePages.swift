@@ -1,4 +1,6 @@
 import CTockLinux
+import TockCore
+import TockLoop
 
 /// The program's start-up leaves most of its code and constants resident:
 /// argument parsing, the configuration's YAML, the runtime's metadata
@@ -17,5 +19,35 @@ public enum ImagePages {
     public static func releaseStartupPages() -> Int? {
         let result = tock_release_image_pages()
         return result >= 0 ? Int(result) : nil
+    }
+}
+
+extension ImagePages {
+    /// How often a running program lets its read-only pages go again: what
+    /// a rare path touched (a press's first run through the core, a reload,
+    /// an MQTT connection, a pairing) leaves the resident set, and what runs
+    /// every second maps back the few pages it needs (a few dozen minor
+    /// faults a minute: docs/benchmarks.md, "Memory").
+    public static let every: Duration = .seconds(60)
+
+    /// `releaseStartupPages` once every `every` on a loop, until `stop()`.
+    public final class Trim {
+        private let loop: any EventLoop
+        private var timer: LoopTimer!
+
+        public init(loop: any EventLoop) {
+            self.loop = loop
+            timer = loop.makeTimer { [unowned self] in fired() }
+            timer.schedule(at: loop.now().monotonic + ImagePages.every)
+        }
+
+        deinit { timer.cancel() }
+
+        private func fired() {
+            ImagePages.releaseStartupPages()
+            timer.schedule(at: loop.now().monotonic + ImagePages.every)
+        }
+
+        public func stop() { timer.cancel() }
     }
 }

@@ -104,8 +104,11 @@ public final class ServiceRuntime {
         manager.ready()
         timing?.ready()
         log.notice("ready: \(box.shell.state?.rawValue ?? "?") \(box.shell.frame?.text ?? "")")
-        // Start-up's code and constants are not needed again (Benchmarks/README.md, footprint).
+        // Start-up's code and constants are not needed again (Benchmarks/README.md, footprint),
+        // nor, a minute on, what a rare path touched since (a press, a reload, a connection).
         ImagePages.releaseStartupPages()
+        let trim = ImagePages.Trim(loop: reactor)
+        defer { trim.stop() }
         do {
             try reactor.run()
         } catch {

@@ -89,7 +89,14 @@ public final class WebServer: @unchecked Sendable {
         // Connections from outside exhaust the descriptors: said at most once a minute.
         var complaint = RateLimitedReport()
         let clock = SystemClock()
+        var release = clock.now().monotonic + ImagePages.every
         while !isStopped {
+            // What a rare path touched (a pairing, the first page) leaves
+            // the resident set; serving maps back what it touches.
+            if clock.now().monotonic >= release {
+                ImagePages.releaseStartupPages()
+                release = clock.now().monotonic + ImagePages.every
+            }
             do throws(Errno) {
                 guard try listener.waitForConnection(milliseconds: 250), let c = try listener.accept() else { continue }
                 admit(c)

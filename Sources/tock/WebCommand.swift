@@ -57,6 +57,9 @@ struct TockWebCommand: ParsableCommand {
             } catch {
                 throw ValidationError("cannot listen on \(listen) port \(port): \(error) (in use? below 1024 without CAP_NET_BIND_SERVICE? a numeric address?)")
             }
+            // The command line's and start-up's code leaves the resident
+            // set; serving maps back what it touches (`ImagePages`).
+            ImagePages.releaseStartupPages()
             server.serve()
         }
     }
