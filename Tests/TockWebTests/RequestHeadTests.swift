@@ -18,6 +18,12 @@ import Testing
         #expect(head("HTTP/1.0", connection: "Keep-Alive").keepAlive)
         #expect(head("HTTP/1.0", connection: "te, keep-alive").keepAlive)
         #expect(!head("HTTP/1.0", connection: "no-keep-alive").keepAlive)
+        // The largest head a client may send, all of it one Connection
+        // header of empty options and spaces: read in one pass, kept open.
+        let options = String(repeating: " ,", count: (HTTPLimits().head - 64) / 2)
+        let big = try! RequestHead.parse(Array("GET / HTTP/1.1\r\nConnection: \(options)\r\n\r\n".utf8)[...])
+        #expect(big.keepAlive)
+        #expect(!head("HTTP/1.1", connection: options + "close").keepAlive)
     }
 
     @Test func aSpaceOrTabInAHeaderNameIsRefused() throws {
