@@ -93,34 +93,48 @@ func reply(_ payload: String) -> [String: Any] {
         withExtendedLifetime(box) {}
     }
 
-    /// A kernel's wake-ups come a little late, by varying amounts: each
-    /// second's digits go out with that second's own wake-up, not held
-    /// back for a second pass over every topic moments later, and two
-    /// values of a topic are never closer than the gap less its slack.
-    @Test func lateWakeUpsSendTheirDigitsWithTheirOwnPass() throws {
+    /// A box on MQTT with a ten-minute preset, its link and its broker.
+    func kitchen() throws -> (TestBox, VirtualLink, VirtualBroker) {
         let broker = VirtualBroker(loop: loop)
         let link = broker.link("kitchen")
-        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
-        loop.advance(by: .seconds(1))
-        box.shell.action(.pressed(.start))
-        loop.advance(by: .milliseconds(300))
-        // Each second's wake-up late by 8 ms, then by 1 ms, in turn.
-        let late: (Instant) -> Duration = { d in (d.nanoseconds / 1_000_000_000) % 2 == 0 ? .milliseconds(8) : .milliseconds(1) }
+        return (try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link), link, broker)
+    }
+
+    /// The count's next ten wake-ups, each `late(deadline)` past its
+    /// deadline (the loop run `after` past it): the instants they came, and
+    /// the remaining-time values sent meanwhile.
+    func tenWakeUps(_ box: TestBox, _ link: VirtualLink, late: @escaping (Instant) -> Duration, after: Duration) throws -> (wakeUps: [Instant], digits: [(at: Instant, payload: String)]) {
         loop.lateness = late
         let from = link.sent.count
         var wakeUps: [Instant] = []
         for _ in 0..<10 {
             let due = try #require(box.shell.nextWake)
-            loop.run(until: due + .milliseconds(9))
+            loop.run(until: due + after)
             wakeUps.append(due + late(due))
         }
-        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
-        #expect(digits.map(\.at) == wakeUps)
-        #expect(digits.map(\.payload) == (590...599).reversed().map { "\($0 * 1000)" })
-        for (a, b) in zip(digits, digits.dropFirst()) {
+        return (wakeUps, link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }.map { ($0.at, $0.payload) })
+    }
+
+    func seconds(_ range: ClosedRange<Int>) -> [String] { range.reversed().map { "\($0 * 1000)" } }
+
+    /// A kernel's wake-ups come a little late, by varying amounts: each
+    /// second's digits go out with that second's own wake-up, not held
+    /// back for a second pass over every topic moments later, and two
+    /// values of a topic are never closer than the gap less its slack.
+    @Test func lateWakeUpsSendTheirDigitsWithTheirOwnPass() throws {
+        let (box, link, broker) = try kitchen()
+        loop.advance(by: .seconds(1))
+        box.shell.action(.pressed(.start))
+        loop.advance(by: .milliseconds(300))
+        // Each second's wake-up late by 8 ms, then by 1 ms, in turn.
+        let run = try tenWakeUps(box, link, late: { d in (d.nanoseconds / 1_000_000_000) % 2 == 0 ? .milliseconds(8) : .milliseconds(1) },
+                                 after: .milliseconds(9))
+        #expect(run.digits.map(\.at) == run.wakeUps)
+        #expect(run.digits.map(\.payload) == seconds(590...599))
+        for (a, b) in zip(run.digits, run.digits.dropFirst()) {
             #expect(b.at - a.at >= MqttBridge.minimumGap - MqttBridge.gapSlack)
         }
-        withExtendedLifetime(box) {}
+        withExtendedLifetime((box, broker)) {}
     }
 
     /// One wake-up 300 ms late (a stalled card, a busy box), the rest on
@@ -128,52 +142,32 @@ func reply(_ payload: String) -> [String: Any] {
     /// wake-up, not held back for a pass of their own moments later. A
     /// pass is dated by the instant the digits stepped, not by when it ran.
     @Test func oneLateWakeUpDoesNotHoldBackTheSecondsAfterIt() throws {
-        let broker = VirtualBroker(loop: loop)
-        let link = broker.link("kitchen")
-        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
+        let (box, link, broker) = try kitchen()
         loop.advance(by: .seconds(1))
         box.shell.action(.pressed(.start))
         loop.advance(by: .milliseconds(300))
-        var first: Instant?
-        let late: (Instant) -> Duration = { d in d == first ? .milliseconds(300) : .zero }
-        loop.lateness = late
-        let from = link.sent.count
-        var wakeUps: [Instant] = []
-        for i in 0..<10 {
-            let due = try #require(box.shell.nextWake)
-            if i == 2 { first = due }
-            loop.run(until: due + .milliseconds(400))
-            wakeUps.append(due + late(due))
-        }
-        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
-        #expect(digits.map(\.at) == wakeUps)
-        #expect(digits.map(\.payload) == (590...599).reversed().map { "\($0 * 1000)" })
-        withExtendedLifetime(box) {}
+        let third = try #require(box.shell.nextWake) + .seconds(2)
+        let run = try tenWakeUps(box, link, late: { d in d == third ? .milliseconds(300) : .zero }, after: .milliseconds(400))
+        #expect(run.digits.map(\.at) == run.wakeUps)
+        #expect(run.wakeUps.contains(third + .milliseconds(300)))
+        #expect(run.digits.map(\.payload) == seconds(590...599))
+        withExtendedLifetime((box, broker)) {}
     }
 
     /// A press that reaches the loop 1.4 s after the kernel stamped it (the
     /// loop busy): the count starts from the press, its digits step from
     /// there, and each second's go out with that second's own wake-up.
     @Test func aPressReadLateDoesNotHoldBackTheSecondsAfterIt() throws {
-        let broker = VirtualBroker(loop: loop)
-        let link = broker.link("kitchen")
-        let box = try TestBox("mqtt: {host: h, client_id: kitchen}\ntimer: {presets: [10m]}", loop: loop, link: link)
+        let (box, link, broker) = try kitchen()
         loop.advance(by: .seconds(1))
         let pressed = loop.instant
         loop.advance(by: .milliseconds(1400))
         box.shell.edge(Edge(line: .button(.start), active: true, timestamp: pressed))
         box.shell.edge(Edge(line: .button(.start), active: false, timestamp: pressed + .milliseconds(100)))
-        let from = link.sent.count
-        var wakeUps: [Instant] = []
-        for _ in 0..<10 {
-            let due = try #require(box.shell.nextWake)
-            loop.run(until: due + .milliseconds(1))
-            wakeUps.append(due)
-        }
-        let digits = link.sent[from...].filter { $0.topic == "tock/kitchen/remaining_ms" }
-        #expect(digits.map(\.at) == wakeUps)
-        #expect(digits.map(\.payload) == (589...598).reversed().map { "\($0 * 1000)" })
-        withExtendedLifetime(box) {}
+        let run = try tenWakeUps(box, link, late: { _ in .zero }, after: .milliseconds(1))
+        #expect(run.digits.map(\.at) == run.wakeUps)
+        #expect(run.digits.map(\.payload) == seconds(589...598))
+        withExtendedLifetime((box, broker)) {}
     }
 
     /// Someone who flips the switch over MQTT just under the slack apart,
