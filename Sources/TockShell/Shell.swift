@@ -247,9 +247,8 @@ public final class Shell {
     /// The instant the batch being carried out is dated by: the deadline a
     /// wake-up of the core's served (the instant the digits stepped, however
     /// late the wake-up came), an edge's timestamp, otherwise the time the
-    /// batch began. What
-    /// follows the count's time is spaced by it (MQTT's least gap between
-    /// two values of a topic: docs/mqtt.md).
+    /// batch began. What follows the count's time is spaced by it (MQTT's
+    /// least gap between two values of a topic: docs/mqtt.md).
     public internal(set) var dated = Instant.zero
     enum Served { case monotonic, wall }
 

@@ -89,13 +89,13 @@ public final class WebServer: @unchecked Sendable {
         // Connections from outside exhaust the descriptors: said at most once a minute.
         var complaint = RateLimitedReport()
         let clock = SystemClock()
-        var release = clock.now().monotonic + ImagePages.every
+        var release = clock.monotonic() + ImagePages.every
         while !isStopped {
             // What a rare path touched (a pairing, the first page) leaves
             // the resident set; serving maps back what it touches.
-            if clock.now().monotonic >= release {
+            if clock.monotonic() >= release {
                 ImagePages.releaseStartupPages()
-                release = clock.now().monotonic + ImagePages.every
+                release = clock.monotonic() + ImagePages.every
             }
             do throws(Errno) {
                 guard try listener.waitForConnection(milliseconds: 250), let c = try listener.accept() else { continue }
