@@ -25,6 +25,9 @@ public struct BoxChange: Equatable, Sendable {
         get { persisted?.value }
         set { persisted = newValue.map(HeldSnapshot.init) }
     }
+    /// Whether there is a state to remember: looked at without copying
+    /// it out (each wake-up asks).
+    public var persists: Bool { persisted != nil }
     /// A press for the fleet group to carry out.
     public var group: GroupChange? {
         get { grouped?.value }

@@ -134,8 +134,13 @@ public func timeToNextBoundary(of value: Duration, quantum: Duration, increasing
 /// `timeToNextBoundary` with the quantum in nanoseconds (a renderer's
 /// constants: a `Duration`'s nanoseconds are worked out at each read).
 public func timeToNextBoundary(of value: Duration, quantumNanoseconds q: Int64, increasing: Bool) -> Duration {
+    .nanoseconds(nanosecondsToNextBoundary(of: value.nanoseconds, quantum: q, increasing: increasing))
+}
+
+/// `timeToNextBoundary` in nanoseconds.
+@inline(__always)
+public func nanosecondsToNextBoundary(of v: Int64, quantum q: Int64, increasing: Bool) -> Int64 {
     precondition(q > 0, "a display quantum must be positive")
-    let v = value.nanoseconds
     let r = ((v % q) + q) % q
-    return .nanoseconds(increasing ? q - r : (r == 0 ? q : r))
+    return increasing ? q - r : (r == 0 ? q : r)
 }

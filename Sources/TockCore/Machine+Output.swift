@@ -180,7 +180,8 @@ extension Machine {
             let w = night.nextChange(after: now.wall, zone: settings.clock.zone)
             wall = min(wall ?? w, w)
         }
-        quiet.settled(until: QuietTick.Until(monotonic: monotonic, wall: wall))
+        let steady = !browsing(at: t) && !scrollShowing(at: t) && panel.labelDeadline(at: t) == nil
+        quiet.settled(until: QuietTick.Until(monotonic: monotonic, wall: wall), base: steady ? QuietTick.Base(presentation: p, at: now) : nil)
         let motion = displayDeadlines(p, at: now)
         earliest(motion.monotonic)
         if let w = motion.wall { wall = min(wall ?? w, w) }

@@ -21,14 +21,23 @@ extension Machine {
     @inline(__always)
     mutating func displayDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
         let t = now.monotonic
+        var d = motionDeadlines(p, at: now)
+        if let l = panel.labelDeadline(at: t) { d.monotonic = Instant.earliest(d.monotonic, l) }
+        if let s = scrollStep(after: t) { d.monotonic = Instant.earliest(d.monotonic, s) }
+        return d
+    }
+
+    /// When the presentation changes by itself: a blink's next toggle, the
+    /// next step of its count or clock.
+    @inline(__always)
+    mutating func motionDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
+        let t = now.monotonic
         var monotonic = p.blink?.nextToggle(after: t)
         var wall: WallTime?
-        if let l = panel.labelDeadline(at: t) { monotonic = Instant.earliest(monotonic, l) }
-        if let s = scrollStep(after: t) { monotonic = Instant.earliest(monotonic, s) }
-        if let motion = p.motion, let step = renderer.timeToNextChange(of: p.content) {
+        if let motion = p.motion, let step = devices.renderer.nanosecondsToNextChange(of: p.content) {
             switch motion {
-            case .monotonic: monotonic = min(monotonic ?? t + step, t + step)
-            case .wall: wall = now.wall + step
+            case .monotonic: monotonic = Instant.earliest(monotonic, Instant(nanoseconds: t.nanoseconds + step))
+            case .wall: wall = WallTime(nanoseconds: now.wall.nanoseconds + step)
             }
         }
         return (monotonic, wall)
@@ -40,9 +49,17 @@ extension Machine {
     /// count's wake-ups (one a second for MM:SS), and costs a frame instead
     /// of a full batch. Debug builds check each against a full batch.
     mutating func quietTick(at now: Now, _ quiet: QuietTick.Until, into out: inout Output) {
-        let p = presentation(at: now)
+        let p: Presentation
+        let motion: (monotonic: Instant?, wall: WallTime?)
+        if let moved = quietPresentation(at: now) {
+            // (no label or scroll: `QuietTick.Base`)
+            p = moved
+            motion = motionDeadlines(p, at: now)
+        } else {
+            p = presentation(at: now)
+            motion = displayDeadlines(p, at: now)
+        }
         let frame = frame(p, at: now)
-        let motion = displayDeadlines(p, at: now)
         time.applied(to: now.monotonic)
         // Emptied from the end (`removeAll(keepingCapacity:)` goes through
         // the general `replaceSubrange`, 200 instructions for two items).
@@ -50,5 +67,27 @@ extension Machine {
         if frame != reported.shown.frame { out.append(.render(frame)); reported.shown.frame = frame }
         out.append(.wake(monotonic: Instant.earliest(quiet.monotonic, motion.monotonic),
                          wall: quiet.wall.map { w in motion.wall.map { min(w, $0) } ?? w } ?? motion.wall))
+    }
+
+    /// What shows at a quiet tick, from the last full batch's: the same
+    /// count moved on by the time since, on the clock it moves with (a
+    /// count's end, a phase's, a snooze's are deadlines that end the quiet
+    /// first); the time of day read again. Nil when there is no such
+    /// presentation, or the wall clock's verdict changed since.
+    @inline(__always)
+    func quietPresentation(at now: Now) -> Presentation? {
+        guard let base = quiet.base, base.at.wallSynchronised == now.wallSynchronised else { return nil }
+        var p = base.presentation
+        switch p.motion {
+        case nil: break
+        case .monotonic?: p.content.move(by: now.monotonic - base.at.monotonic)
+        case .wall?:
+            if case .timeOfDay(_, _, let blinkColon) = p.content {
+                p.content = timeOfDay(now, blinkColon: blinkColon)
+            } else {
+                p.content.move(by: now.wall - base.at.wall)
+            }
+        }
+        return p
     }
 }

@@ -111,7 +111,10 @@ extension Machine {
         /// When the name next comes or goes.
         @inline(__always)
         func labelDeadline(at t: Instant) -> Instant? {
-            guard shownCounts.label != nil, let since = shownCounts.since, t >= since else { return nil }
+            guard shownCounts.label != nil, let since = shownCounts.since else { return nil }
+            // A name noted at an instant ahead of this one (an input
+            // handed in dated before the last one applied) comes at it.
+            if t < since { return since }
             let into = (t - since).nanoseconds
             let every = labelEvery.nanoseconds, on = labelFor.nanoseconds
             if into < on { return since + labelFor }

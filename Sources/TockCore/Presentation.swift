@@ -43,6 +43,21 @@ public enum DisplayContent: Equatable, Sendable {
     case timeOfDay(Duration?, twelveHour: Bool, blinkColon: Bool)
 
     /// The value and the direction it moves in, for counts.
+    /// The same count `d` later: a count up gains it, a count down loses
+    /// it; anything else stays as it is.
+    mutating func move(by d: Duration) {
+        switch self {
+        case .down(let v): self = .down(v - d)
+        case .up(let v): self = .up(v + d)
+        case .stopwatch(let v): self = .stopwatch(v + d)
+        case .calendar(let v): self = .calendar(v - d)
+        case .interval(let v, let round, let of, let resting): self = .interval(v - d, round: round, of: of, resting: resting)
+        case .leadIn(let v): self = .leadIn(v - d)
+        case .overrun(let v): self = .overrun(v + d)
+        case .round, .text, .timeOfDay: break
+        }
+    }
+
     var count: (value: Duration, increasing: Bool)? {
         switch self {
         case .down(let v), .calendar(let v), .interval(let v, _, _, _), .leadIn(let v): return (v, false)

@@ -17,6 +17,16 @@ extension Machine {
             }
         }
 
+        /// What the display showed at the last full batch, when nothing but
+        /// time moves it until the other deadlines: a quiet tick moves the
+        /// count on by the time since (`Machine.quietPresentation`) instead
+        /// of asking every part what shows. None while a label, the address
+        /// scroll or the alarm list is up (they change by themselves).
+        struct Base: Sendable {
+            var presentation: Presentation
+            var at: Now
+        }
+
         enum State: Sendable {
             /// An input (or a correction of the clock) came since the last
             /// full batch: the next wake-up is a full one.
@@ -36,6 +46,10 @@ extension Machine {
         }
 
         private(set) var state = State.unsettled
+        /// The last full batch's presentation (`Base`), nil when a quiet
+        /// tick must work it out afresh. Held apart from `state`: read in
+        /// place each tick, not copied out of an enum's case.
+        private(set) var base: Base?
         /// Wake-ups served quietly (for the tests).
         private(set) var ticks = 0
 
@@ -54,7 +68,10 @@ extension Machine {
 
         /// A full batch of outputs was made; nothing but the display moves
         /// before `until`.
-        mutating func settled(until: Until) { state = .quiet(until: until) }
+        mutating func settled(until: Until, base: Base?) {
+            state = .quiet(until: until)
+            self.base = base
+        }
 
         /// Something changed outside an input (a correction of the clock).
         mutating func unsettle() { state = .unsettled }

@@ -160,29 +160,37 @@ public struct Renderer: Sendable {
     /// How long until the frame for a moving count can next differ, not
     /// counting blinks (see `Blink.nextToggle`).
     public func timeToNextChange(of content: DisplayContent) -> Duration? {
+        nanosecondsToNextChange(of: content).map(Duration.nanoseconds)
+    }
+
+    /// `timeToNextChange` in nanoseconds: a count's value is read once
+    /// (a `Duration`'s nanoseconds are worked out at each read).
+    public func nanosecondsToNextChange(of content: DisplayContent) -> Int64? {
         if case .timeOfDay(let t, _, let blink) = content {
             let q: Int64 = t == nil || (digits == 4 && !blink) ? 60_000_000_000 : digits == 8 ? 1_000_000_000 : 500_000_000
-            return timeToNextBoundary(of: t ?? .zero, quantumNanoseconds: q, increasing: true)
+            return nanosecondsToNextBoundary(of: t?.nanoseconds ?? 0, quantum: q, increasing: true)
         }
-        guard let (v, up) = content.count else { return nil }
-        let q: Int64  // nanoseconds
-        if case .stopwatch = content, v < .seconds(60) || digits == 8 {
+        guard let (value, up) = content.count else { return nil }
+        let v = value.nanoseconds
+        let second: Int64 = 1_000_000_000
+        let q: Int64
+        if case .stopwatch = content, v < 60 * second || digits == 8 {
             q = 10_000_000
-        } else if case .calendar = content, seconds(v, up: false) >= 86_400 {
-            q = digits == 4 ? 3_600_000_000_000 : 60_000_000_000
+        } else if case .calendar = content, Self.rounded(v, to: second, up: false) >= 86_400 {
+            q = digits == 4 ? 3_600 * second : 60 * second
             // The switch to the shorter format happens on the 1 s grid.
-            let toSwitch = v - .seconds(86_399)
-            return min(timeToNextBoundary(of: v, quantumNanoseconds: q, increasing: false), toSwitch)
-        } else if case .overrun = content, digits == 4, seconds(v, up: true) >= 600 {
-            q = 60_000_000_000
+            let toSwitch = v - 86_399 * second
+            return min(nanosecondsToNextBoundary(of: v, quantum: q, increasing: false), toSwitch)
+        } else if case .overrun = content, digits == 4, Self.rounded(v, to: second, up: true) >= 600 {
+            q = 60 * second
         } else if case .overrun = content {
-            q = 1_000_000_000
-        } else if digits == 4, seconds(v, up: up) >= 6_000 {
+            q = second
+        } else if digits == 4, Self.rounded(v, to: second, up: up) >= 6_000 {
             q = 500_000_000  // the blinking colon
         } else {
-            q = 1_000_000_000
+            q = second
         }
-        return timeToNextBoundary(of: v, quantumNanoseconds: q, increasing: up)
+        return nanosecondsToNextBoundary(of: v, quantum: q, increasing: up)
     }
 
     // MARK: - Arithmetic
@@ -193,8 +201,10 @@ public struct Renderer: Sendable {
     /// `v / unit` (`unit` in nanoseconds, a constant: a `Duration`'s are
     /// worked out at each call), rounded down when counting up and up when
     /// counting down.
-    private func rounded(_ v: Duration, to u: Int64, up: Bool) -> Int64 {
-        let n = max(v.nanoseconds, 0)
+    private func rounded(_ v: Duration, to u: Int64, up: Bool) -> Int64 { Self.rounded(v.nanoseconds, to: u, up: up) }
+
+    private static func rounded(_ v: Int64, to u: Int64, up: Bool) -> Int64 {
+        let n = max(v, 0)
         return up ? n / u : (n + u - 1) / u
     }
 
