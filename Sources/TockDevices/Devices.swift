@@ -45,9 +45,14 @@ public final class Devices {
     /// Everything on mock lines: runs on any PC. With `input`, edges
     /// written to a named pipe drive the inputs (`--mock-input`). The
     /// parts keep only their latest records (`MockHistory.service`): this
-    /// is the appliance itself, which runs for days.
+    /// is the appliance itself, which runs for days. No one reads what its
+    /// display and buzzer did (the status reads the core's frame), so
+    /// they keep nothing.
     public static func mock(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> Devices {
-        mockParts(config, clock: clock, input: input, keeping: .service).devices
+        let parts = mockParts(config, clock: clock, input: input, keeping: .service)
+        parts.display.keeping = .nothing
+        parts.sounder.keeping = .nothing
+        return parts.devices
     }
 
     /// What `mock` opens, with its mock parts typed: the display (what the

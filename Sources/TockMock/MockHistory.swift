@@ -7,6 +7,10 @@ public enum MockHistory: Equatable, Sendable {
     /// At least the latest `n` entries: a record is trimmed back to `n`
     /// when it reaches twice that (one move per `n` entries).
     case latest(Int)
+    /// Nothing: a record no one reads (the display's frames and the
+    /// buzzer's tones in the service on the mock backend, `Devices.mock`;
+    /// what each shows now is still kept).
+    case nothing
 
     /// What the appliance on the mock backend keeps of each record.
     public static let service = MockHistory.latest(4096)
@@ -14,8 +18,9 @@ public enum MockHistory: Equatable, Sendable {
 
 extension Array {
     /// Append `element`, then trim the oldest as `keeping` says.
-    mutating func record(_ element: Element, keeping: MockHistory) {
-        append(element)
+    mutating func record(_ element: @autoclosure () -> Element, keeping: MockHistory) {
+        if case .nothing = keeping { return }
+        append(element())
         if case .latest(let n) = keeping, count >= 2 * Swift.max(1, n) { removeFirst(count - Swift.max(1, n)) }
     }
 }

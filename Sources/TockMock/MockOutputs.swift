@@ -55,15 +55,19 @@ public final class MockDisplay: SegmentDisplay {
         self.chip = chip
     }
 
-    public var current: Frame? { frames.last?.frame }
+    /// What the display shows now (the chip's lit segments, over a chip),
+    /// kept however little of `frames` is.
+    public private(set) var current: Frame?
 
     public func show(_ frame: Frame) throws {
         guard let driver else {
+            current = frame
             frames.record((clock(), frame), keeping: keeping)
             return
         }
         try driver.show(frame)
         guard let chip else {
+            current = frame
             frames.record((clock(), frame), keeping: keeping)
             return
         }
@@ -75,7 +79,9 @@ public final class MockDisplay: SegmentDisplay {
             faults += errors[seenErrors...].map { "\(clock()): \($0)" }
             seenErrors = errors.count
         }
-        frames.record((clock(), Frame.segments((0..<lit.digits).map { lit.segments(at: $0) }, colon: lit.colon, brightness: frame.brightness)), keeping: keeping)
+        let shown = Frame.segments((0..<lit.digits).map { lit.segments(at: $0) }, colon: lit.colon, brightness: frame.brightness)
+        current = shown
+        frames.record((clock(), shown), keeping: keeping)
     }
 
     private var seenErrors = 0
@@ -96,10 +102,12 @@ public final class MockSounder: Sounder {
         self.driver = driver
     }
 
-    public var sounding: Bool { history.last?.tone != nil }
+    /// Whether it sounds now, kept however little of `history` is.
+    public private(set) var sounding = false
 
     public func sound(_ tone: Tone?) throws {
         try driver?.sound(tone)
+        sounding = tone != nil
         history.record((clock(), tone), keeping: keeping)
     }
 }

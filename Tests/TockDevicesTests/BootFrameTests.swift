@@ -76,8 +76,18 @@ import TockMock
     @Test func theMockServiceKeepsItsLatestRecordsAndTestsKeepAll() throws {
         let config = try Configuration.parse(yaml: "mode: stopwatch\n", file: "c.yaml")
         let service = Devices.mock(config, clock: { Instant(nanoseconds: 0) })
-        #expect((service.display as? MockDisplay)?.keeping == .service)
-        #expect((service.sounder as? MockSounder)?.keeping == .service)
+        // What the display and the buzzer did, no one reads: what they
+        // show and sound now is kept.
+        #expect((service.display as? MockDisplay)?.keeping == .nothing)
+        #expect((service.sounder as? MockSounder)?.keeping == .nothing)
+        let display = try #require(service.display as? MockDisplay)
+        try display.show(Frame(text: "12:34", digits: 4))
+        #expect(display.current?.text == "12:34" && display.frames.isEmpty)
+        let sounder = try #require(service.sounder as? MockSounder)
+        try sounder.sound(Tone(hertz: 2000))
+        #expect(sounder.sounding && sounder.history.isEmpty)
+        try sounder.sound(nil)
+        #expect(!sounder.sounding)
         #expect(service.board?.keeping == .service)
         let test = Devices.mockParts(config, clock: { Instant(nanoseconds: 0) })
         #expect(test.display.keeping == .all)

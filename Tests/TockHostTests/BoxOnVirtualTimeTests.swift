@@ -22,7 +22,7 @@ struct TestBox {
     init(_ yaml: String, loop: VirtualLoop, link: VirtualLink? = nil, statePath: String? = nil, control: UnixListener? = nil,
          log: Logger? = nil) throws {
         let config = try Configuration.parse(yaml: yaml, file: "test.yaml")
-        var setup = Box.Setup(config: config, devices: Devices.mock(config, clock: { [loop] in loop.instant }))
+        var setup = Box.Setup(config: config, devices: Devices.mockParts(config, clock: { [loop] in loop.instant }, keeping: .service).devices)
         setup.statePath = statePath
         setup.control = control
         if let link { setup.transport = { _, _, _ in link } }
