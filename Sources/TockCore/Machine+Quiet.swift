@@ -10,7 +10,15 @@ extension Machine {
     /// What to show, drawn, at the brightness in use (`Devices.frame`).
     @inline(__always)
     func frame(_ p: Presentation, at now: Now) -> Frame {
-        devices.frame(p, at: now, zone: settings.clock.zone, lastPoint: panel.shownCounts.several)
+        // The zone's rules are looked at only for a night schedule: passed
+        // on every frame, they were copied out of the settings each time.
+        let level: Int
+        if case .none = devices.dimming.night {
+            level = devices.dimming.brightness
+        } else {
+            level = devices.dimming.level(at: now.wall, zone: setup.settings.clock.zone)
+        }
+        return devices.frame(p, at: now, level: level, lastPoint: panel.shownCounts.several)
     }
 
     /// When the display changes by itself: a blink's next toggle, the next

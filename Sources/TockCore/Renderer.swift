@@ -41,9 +41,12 @@ public struct Renderer: Sendable {
         // without text: the frame `countText` would give.
         // So does the stopwatch on four digits: `SS:hh` under a minute (a
         // hundred frames a second), then `MM:SS` as a count up.
-        if case .stopwatch(let v) = p.content, digits == 4, v >= .zero, v < .seconds(60) {
-            let cs = v.nanoseconds / 10_000_000
-            return .clock(cs / 100, cs % 100, digits: digits, brightness: brightness)
+        if case .stopwatch(let v) = p.content, digits == 4 {
+            let n = v.nanoseconds
+            if n >= 0, n < 60_000_000_000 {
+                let cs = n / 10_000_000
+                return .clock(cs / 100, cs % 100, digits: digits, brightness: brightness)
+            }
         }
         if let (v, up) = plainCount(p.content) {
             let s = seconds(v, up: up)

@@ -55,23 +55,30 @@ final class SyncFlag: Sendable {
     static let trusted: Int64 = 60_000_000_000
     static let untrusted: Int64 = 10_000_000_000
     private let read: @Sendable () -> Bool?
-    private let last = Mutex<(at: Int64, value: Bool?)?>(nil)
+    /// The answer held and when it was asked, in one word so a wake-up
+    /// reads it without a lock: the instant (nanoseconds) shifted up two
+    /// bits, the answer in the low two (0 none held, 1 cannot say, 2 no,
+    /// 3 yes). Two threads that both find it stale both ask; either
+    /// answer is a fresh one.
+    private let last = Atomic<Int64>(0)
 
     init(read: @escaping @Sendable () -> Bool?) { self.read = read }
 
     /// The flag at `monotonic` (nanoseconds).
     func value(at monotonic: Int64) -> Bool? {
-        last.withLock { last in
-            if let l = last, monotonic - l.at < (l.value == false ? Self.untrusted : Self.trusted) { return l.value }
-            let v = read()
-            last = (monotonic, v)
-            return v
+        let held = last.load(ordering: .relaxed)
+        if held & 3 != 0 {
+            let value: Bool? = held & 3 == 1 ? nil : held & 3 == 3
+            if monotonic - held >> 2 < (value == false ? Self.untrusted : Self.trusted) { return value }
         }
+        let v = read()
+        last.store(monotonic << 2 | (v.map { $0 ? 3 : 2 } ?? 1), ordering: .relaxed)
+        return v
     }
 
     /// Asked again at the next `value(at:)`.
     func clockChanged() {
-        last.withLock { $0 = nil }
+        last.store(0, ordering: .relaxed)
     }
 }
 

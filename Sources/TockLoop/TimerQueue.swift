@@ -85,17 +85,20 @@ public final class TimerQueue {
         // out to be compared): each wake-up looks several times.
         let m = monotonic.peek().flatMap { $0.at <= now.monotonic.nanoseconds && $0.seq <= limit ? $0 : nil }
         let w = wall.peek().flatMap { $0.at <= now.wall.nanoseconds && $0.seq <= limit ? $0 : nil }
-        let entry: Entry
+        // The entry stays on top, stale once its timer's generation moves
+        // on: a timer that schedules itself again as it fires (most do)
+        // takes its place in one pass down the heap (`Heap.push`), where
+        // taking it off first and pushing the new one cost two.
+        let timer: LoopTimer
         switch (m, w) {
         case (nil, nil): return false
-        case (_?, nil): entry = monotonic.popRaw()
-        case (nil, _?): entry = wall.popRaw()
+        case (_?, nil): timer = monotonic.top()
+        case (nil, _?): timer = wall.top()
         case (let m?, let w?):
             // Both due: the one that fell due first (its instant as now reads), then the older.
             let wm = now.monotonic(at: WallTime(nanoseconds: w.at)).nanoseconds
-            entry = (m.at, m.seq) < (wm, w.seq) ? monotonic.popRaw() : wall.popRaw()
+            timer = (m.at, m.seq) < (wm, w.seq) ? monotonic.top() : wall.top()
         }
-        let timer = entry.timer
         timer.deadline = nil
         timer.generation += 1
         fired += 1
@@ -130,7 +133,21 @@ public final class TimerQueue {
             return items.isEmpty ? nil : (items[0].at, items[0].seq)
         }
 
+        /// The top entry's timer (there is one: `peek` found it). Mutating
+        /// though it changes nothing: a reading one is handed a copy of the
+        /// heap, whose storage is then shared while the timer fires, and
+        /// the timer's next deadline copies it whole.
+        mutating func top() -> LoopTimer { items[0].timer }
+
+        /// A stale top (a timer that fired, or was scheduled again) is
+        /// replaced and the new entry sifted down; otherwise it goes in
+        /// at the bottom and up.
         mutating func push(_ e: Entry) {
+            if !items.isEmpty, items[0].generation != items[0].timer.generation {
+                items[0] = e
+                down(0)
+                return
+            }
             items.append(e)
             up(items.count - 1)
             if items.count > 64, items.count % 64 == 0 { sweep() }
@@ -156,11 +173,13 @@ public final class TimerQueue {
 
         private static func before(_ a: Entry, _ b: Entry) -> Bool { (a.at, a.seq) < (b.at, b.seq) }
 
+        // Compared by the entries' fields: an entry read whole retains
+        // its timer.
         private mutating func up(_ i: Int) {
             var i = i
             while i > 0 {
                 let p = (i - 1) / 2
-                guard Self.before(items[i], items[p]) else { return }
+                guard (items[i].at, items[i].seq) < (items[p].at, items[p].seq) else { return }
                 items.swapAt(i, p)
                 i = p
             }
@@ -168,11 +187,12 @@ public final class TimerQueue {
 
         private mutating func down(_ i: Int) {
             var i = i
+            let n = items.count
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var m = i
-                if l < items.count, Self.before(items[l], items[m]) { m = l }
-                if r < items.count, Self.before(items[r], items[m]) { m = r }
+                if l < n, (items[l].at, items[l].seq) < (items[m].at, items[m].seq) { m = l }
+                if r < n, (items[r].at, items[r].seq) < (items[m].at, items[m].seq) { m = r }
                 guard m != i else { return }
                 items.swapAt(i, m)
                 i = m

@@ -17,8 +17,8 @@ public final class Shell {
     @exclusivity(unchecked) public private(set) var core: Machine
     private let loop: any EventLoop
     /// The core's next wake-up on each clock, and the deadlines it asked for.
-    @exclusivity(unchecked) private var wakeMonotonic: LoopTimer!
-    @exclusivity(unchecked) private var wakeWall: LoopTimer!
+    private let wakeMonotonic: LoopTimer
+    private let wakeWall: LoopTimer
     @exclusivity(unchecked) private var asked: (monotonic: Instant?, wall: WallTime?)
     let display: any SegmentDisplay
     private let sounder: any Sounder
@@ -71,7 +71,8 @@ public final class Shell {
         self.log = log
         clockTrust = ClockTrust(at: loop.now())
         limited = Lines(log: log, loop: loop)
-        let reach = reach
+        let reach = Reach()
+        self.reach = reach
         wakeMonotonic = loop.makeTimer { reach.shell?.woke(.monotonic) }
         wakeWall = loop.makeTimer { reach.shell?.woke(.wall) }
         noticeTimer = loop.makeTimer { reach.shell?.endNotice() }
@@ -97,7 +98,7 @@ public final class Shell {
     private final class Reach {
         unowned(unsafe) var shell: Shell?
     }
-    private let reach = Reach()
+    private let reach: Reach
 
     func clock() -> Now { loop.now() }
 
@@ -298,7 +299,7 @@ public final class Shell {
             case .command(.render(let f)):
                 frame = f
                 if notice == nil {
-                    output("display") { try display.show(f) }
+                    show(f)
                     change.frame = f
                 }
             case .command(.buzzer(let tone)):
@@ -368,6 +369,17 @@ public final class Shell {
         if w != asked.wall {
             asked.wall = w
             wakeWall.schedule(atWall: w)
+        }
+    }
+
+    /// `output("display")` for a frame, without a closure to build (a
+    /// frame goes out on most wake-ups).
+    private func show(_ f: Frame) {
+        do {
+            try display.show(f)
+            if !faulty.isEmpty, faulty.remove("display") != nil { log.notice("display works again") }
+        } catch {
+            if faulty.insert("display").inserted { log.error("display: \(error)") }
         }
     }
 
