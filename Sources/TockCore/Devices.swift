@@ -32,8 +32,8 @@ extension Machine {
         /// so the room's light never brightens past the level set by hand
         /// or the night's (docs/display.md, "Brightness").
         /// `level`: the brightness by day or the night's (`Dimming.level`).
-        func frame(_ p: Presentation, at now: Now, level: Int, lastPoint: Bool) -> Frame {
-            var frame = renderer.frame(for: p, at: now.monotonic)
+        func frame(_ p: Presentation, count: Int64?, at now: Now, level: Int, lastPoint: Bool) -> Frame {
+            var frame = renderer.frame(for: p, at: now.monotonic, count: count)
             frame.brightness = level
             if let room = roomLevel { frame.brightness = min(frame.brightness, room) }
             if lastPoint { frame.lightLastPoint() }

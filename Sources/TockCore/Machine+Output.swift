@@ -181,7 +181,7 @@ extension Machine {
             wall = min(wall ?? w, w)
         }
         let steady = !browsing(at: t) && !scrollShowing(at: t) && panel.labelDeadline(at: t) == nil
-        quiet.settled(until: QuietTick.Until(monotonic: monotonic, wall: wall), base: steady ? QuietTick.Base(presentation: p, at: now) : nil)
+        quiet.settled(until: QuietTick.Until(monotonic: monotonic, wall: wall), base: steady ? QuietTick.Base(p, at: now) : QuietTick.Base())
         let motion = displayDeadlines(p, at: now)
         earliest(motion.monotonic)
         if let w = motion.wall { wall = min(wall ?? w, w) }

@@ -9,7 +9,7 @@ extension Machine {
 
     /// What to show, drawn, at the brightness in use (`Devices.frame`).
     @inline(__always)
-    func frame(_ p: Presentation, at now: Now) -> Frame {
+    func frame(_ p: Presentation, count: Int64? = nil, at now: Now) -> Frame {
         // The zone's rules are looked at only for a night schedule: passed
         // on every frame, they were copied out of the settings each time.
         let level: Int
@@ -18,7 +18,7 @@ extension Machine {
         } else {
             level = devices.dimming.level(at: now.wall, zone: setup.settings.clock.zone)
         }
-        return devices.frame(p, at: now, level: level, lastPoint: panel.shownCounts.several)
+        return devices.frame(p, count: count, at: now, level: level, lastPoint: panel.shownCounts.several)
     }
 
     /// When the display changes by itself: a blink's next toggle, the next
@@ -38,11 +38,11 @@ extension Machine {
     /// When the presentation changes by itself: a blink's next toggle, the
     /// next step of its count or clock.
     @inline(__always)
-    mutating func motionDeadlines(_ p: Presentation, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
+    mutating func motionDeadlines(_ p: Presentation, count: Int64? = nil, at now: Now) -> (monotonic: Instant?, wall: WallTime?) {
         let t = now.monotonic
         var monotonic = p.blink?.nextToggle(after: t)
         var wall: WallTime?
-        if let motion = p.motion, let step = devices.renderer.nanosecondsToNextChange(of: p.content) {
+        if let motion = p.motion, let step = devices.renderer.nanosecondsToNextChange(of: p.content, count: count) {
             switch motion {
             case .monotonic: monotonic = Instant.earliest(monotonic, Instant(nanoseconds: t.nanoseconds + step))
             case .wall: wall = WallTime(nanoseconds: now.wall.nanoseconds + step)
@@ -59,15 +59,16 @@ extension Machine {
     mutating func quietTick(at now: Now, _ quiet: QuietTick.Until, into out: inout Output) {
         let p: Presentation
         let motion: (monotonic: Instant?, wall: WallTime?)
-        if let moved = quietPresentation(at: now) {
+        var count: Int64?
+        if let moved = quietPresentation(at: now, count: &count) {
             // (no label or scroll: `QuietTick.Base`)
             p = moved
-            motion = motionDeadlines(p, at: now)
+            motion = motionDeadlines(p, count: count, at: now)
         } else {
             p = presentation(at: now)
             motion = displayDeadlines(p, at: now)
         }
-        let frame = frame(p, at: now)
+        let frame = frame(p, count: count, at: now)
         time.applied(to: now.monotonic)
         // Emptied from the end (`removeAll(keepingCapacity:)` goes through
         // the general `replaceSubrange`, 200 instructions for two items).
@@ -82,20 +83,27 @@ extension Machine {
     /// count's end, a phase's, a snooze's are deadlines that end the quiet
     /// first); the time of day read again. Nil when there is no such
     /// presentation, or the wall clock's verdict changed since.
+    /// `mutating` though it changes nothing (`displayDeadlines` says why).
+    /// `count`: the moved count's value in nanoseconds, for the frame.
     @inline(__always)
-    func quietPresentation(at now: Now) -> Presentation? {
-        guard let base = quiet.base, base.at.wallSynchronised == now.wallSynchronised else { return nil }
-        var p = base.presentation
-        switch p.motion {
-        case nil: break
-        case .monotonic?: p.content.move(by: now.monotonic - base.at.monotonic)
+    mutating func quietPresentation(at now: Now, count: inout Int64?) -> Presentation? {
+        guard quiet.base.holds, quiet.base.at.wallSynchronised == now.wallSynchronised else { return nil }
+        let content: DisplayContent
+        switch quiet.base.motion {
+        case nil:
+            content = quiet.base.content
+            count = quiet.base.count
+        case .monotonic?:
+            let d = now.monotonic.nanoseconds - quiet.base.at.monotonic.nanoseconds
+            content = quiet.base.content.moved(by: d, count: &count, from: quiet.base.count)
         case .wall?:
-            if case .timeOfDay(_, _, let blinkColon) = p.content {
-                p.content = timeOfDay(now, blinkColon: blinkColon)
+            if case .timeOfDay(_, _, let blinkColon) = quiet.base.content {
+                content = timeOfDay(now, blinkColon: blinkColon)
             } else {
-                p.content.move(by: now.wall - base.at.wall)
+                let d = now.wall.nanoseconds - quiet.base.at.wall.nanoseconds
+                content = quiet.base.content.moved(by: d, count: &count, from: quiet.base.count)
             }
         }
-        return p
+        return Presentation(content, motion: quiet.base.motion, blink: quiet.base.blink)
     }
 }

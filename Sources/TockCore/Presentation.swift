@@ -43,18 +43,34 @@ public enum DisplayContent: Equatable, Sendable {
     case timeOfDay(Duration?, twelveHour: Bool, blinkColon: Bool)
 
     /// The value and the direction it moves in, for counts.
-    /// The same count `d` later: a count up gains it, a count down loses
-    /// it; anything else stays as it is.
-    mutating func move(by d: Duration) {
+    /// The same count `n` nanoseconds later: a count up gains them, a
+    /// count down loses them; anything else stays as it is. `value` is
+    /// set to the moved count's nanoseconds (from `base`, the count's
+    /// before), nil when there is no count.
+    func moved(by n: Int64, count value: inout Int64?, from base: Int64?) -> DisplayContent {
+        guard let base else {
+            value = nil
+            return self
+        }
+        let v: Int64
         switch self {
-        case .down(let v): self = .down(v - d)
-        case .up(let v): self = .up(v + d)
-        case .stopwatch(let v): self = .stopwatch(v + d)
-        case .calendar(let v): self = .calendar(v - d)
-        case .interval(let v, let round, let of, let resting): self = .interval(v - d, round: round, of: of, resting: resting)
-        case .leadIn(let v): self = .leadIn(v - d)
-        case .overrun(let v): self = .overrun(v + d)
-        case .round, .text, .timeOfDay: break
+        case .up, .stopwatch, .overrun: v = base + n
+        case .down, .calendar, .interval, .leadIn: v = base - n
+        case .round, .text, .timeOfDay:
+            value = nil
+            return self
+        }
+        value = v
+        let d = Duration.nanoseconds(v)
+        switch self {
+        case .down: return .down(d)
+        case .up: return .up(d)
+        case .stopwatch: return .stopwatch(d)
+        case .calendar: return .calendar(d)
+        case .interval(_, let round, let of, let resting): return .interval(d, round: round, of: of, resting: resting)
+        case .leadIn: return .leadIn(d)
+        case .overrun: return .overrun(d)
+        case .round, .text, .timeOfDay: return self
         }
     }
 

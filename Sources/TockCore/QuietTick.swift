@@ -22,9 +22,27 @@ extension Machine {
         /// count on by the time since (`Machine.quietPresentation`) instead
         /// of asking every part what shows. None while a label, the address
         /// scroll or the alarm list is up (they change by themselves).
+        /// Its parts are read in place each tick (a presentation copied
+        /// whole, and destroyed, cost more than moving its count on).
         struct Base: Sendable {
-            var presentation: Presentation
-            var at: Now
+            /// Whether there is one (the rest is stale when not).
+            var holds = false
+            var content = DisplayContent.text("")
+            var motion: Presentation.Motion?
+            var blink: Blink?
+            /// The count's value in nanoseconds, when the content is a count.
+            var count: Int64?
+            var at = Now(monotonic: .zero, wall: WallTime(nanoseconds: 0), wallSynchronised: false)
+
+            init() {}
+            init(_ p: Presentation, at now: Now) {
+                holds = true
+                content = p.content
+                motion = p.motion
+                blink = p.blink
+                count = p.content.count?.value.nanoseconds
+                at = now
+            }
         }
 
         enum State: Sendable {
@@ -46,10 +64,10 @@ extension Machine {
         }
 
         private(set) var state = State.unsettled
-        /// The last full batch's presentation (`Base`), nil when a quiet
+        /// The last full batch's presentation (`Base`), none when a quiet
         /// tick must work it out afresh. Held apart from `state`: read in
         /// place each tick, not copied out of an enum's case.
-        private(set) var base: Base?
+        private(set) var base = Base()
         /// Wake-ups served quietly (for the tests).
         private(set) var ticks = 0
 
@@ -68,7 +86,7 @@ extension Machine {
 
         /// A full batch of outputs was made; nothing but the display moves
         /// before `until`.
-        mutating func settled(until: Until, base: Base?) {
+        mutating func settled(until: Until, base: Base) {
             state = .quiet(until: until)
             self.base = base
         }

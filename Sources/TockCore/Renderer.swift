@@ -35,33 +35,35 @@ public struct Renderer: Sendable {
 
     // MARK: - Frame
 
-    public func frame(for p: Presentation, at t: Instant) -> Frame {
+    /// - Parameter count: the count's value in nanoseconds, when the caller
+    ///   has it (a quiet tick moves it on as an integer): read from the
+    ///   content's `Duration` otherwise.
+    public func frame(for p: Presentation, at t: Instant, count: Int64? = nil) -> Frame {
         if let b = p.blink, !b.isLit(at: t) { return .blank(digits: digits, brightness: brightness) }
         // The common case, a count under 100 minutes, goes to segments
         // without text: the frame `countText` would give.
         // So does the stopwatch on four digits: `SS:hh` under a minute (a
         // hundred frames a second), then `MM:SS` as a count up.
-        if case .stopwatch(let v) = p.content, digits == 4 {
-            let n = v.nanoseconds
+        switch p.content {
+        case .stopwatch(let v) where digits == 4:
+            let n = count ?? v.nanoseconds
             if n >= 0, n < 60_000_000_000 {
                 let cs = n / 10_000_000
                 return .clock(cs / 100, cs % 100, digits: digits, brightness: brightness)
             }
-        }
-        if let (v, up) = plainCount(p.content) {
-            let s = seconds(v, up: up)
+            if n >= 60_000_000_000 {
+                let s = Self.rounded(n, to: 1_000_000_000, up: true)
+                if s < 6_000 { return .clock(s / 60, s % 60, digits: digits, brightness: brightness) }
+            }
+        case .down(let v), .up(let v):
+            var up = false
+            if case .up = p.content { up = true }
+            let s = Self.rounded(count ?? v.nanoseconds, to: 1_000_000_000, up: up)
             if s < 6_000 { return .clock(s / 60, s % 60, digits: digits, brightness: brightness) }
+        default:
+            break
         }
         return Frame(text: text(for: p.content, moving: p.motion != nil), digits: digits, brightness: brightness)
-    }
-
-    private func plainCount(_ content: DisplayContent) -> (Duration, Bool)? {
-        switch content {
-        case .down(let v): (v, false)
-        case .up(let v): (v, true)
-        case .stopwatch(let v) where digits == 4 && v >= .seconds(60): (v, true)
-        default: nil
-        }
     }
 
     /// The display text for a content (see `Frame.init(text:digits:)`).
@@ -168,13 +170,13 @@ public struct Renderer: Sendable {
 
     /// `timeToNextChange` in nanoseconds: a count's value is read once
     /// (a `Duration`'s nanoseconds are worked out at each read).
-    public func nanosecondsToNextChange(of content: DisplayContent) -> Int64? {
+    public func nanosecondsToNextChange(of content: DisplayContent, count: Int64? = nil) -> Int64? {
         if case .timeOfDay(let t, _, let blink) = content {
             let q: Int64 = t == nil || (digits == 4 && !blink) ? 60_000_000_000 : digits == 8 ? 1_000_000_000 : 500_000_000
             return nanosecondsToNextBoundary(of: t?.nanoseconds ?? 0, quantum: q, increasing: true)
         }
         guard let (value, up) = content.count else { return nil }
-        let v = value.nanoseconds
+        let v = count ?? value.nanoseconds
         let second: Int64 = 1_000_000_000
         let q: Int64
         if case .stopwatch = content, v < 60 * second || digits == 8 {

@@ -87,9 +87,7 @@ public final class Box {
         }
         shell = Shell(core: core, loop: loop, display: devices.display, sounder: devices.sounder, leds: devices.leds, log: log)
         if let trace = setup.trace { shell.trace = TraceWriter(origin: start.monotonic, leds: config.leds, sink: trace) }
-        shell.observe { [loop] change in
-            if change.persists, let s = change.persist { store?.save(s, at: loop.now().monotonic) }
-        }
+        if let store { shell.remember = { [loop] s in store.save(s, at: loop.now().monotonic) } }
         let shell = shell
         let service = ControlService(shell: shell, now: { [loop] in loop.now().monotonic })
         self.service = service

@@ -102,6 +102,10 @@ public final class Shell {
 
     func clock() -> Now { loop.now() }
 
+    /// Where a state to remember goes (the state file), before the
+    /// followers hear of the batch; called only when there is one.
+    @exclusivity(unchecked) public var remember: ((Snapshot) -> Void)?
+
     /// Follow every change the box makes, batch by batch, in the order
     /// `observe` was called (see `BoxChange`).
     public func observe(_ observer: @escaping (BoxChange) -> Void) {
@@ -109,6 +113,7 @@ public final class Shell {
     }
 
     func tell(_ change: BoxChange) {
+        if change.persists, let remember, let s = change.persist { remember(s) }
         for o in observers { o.see(change) }
     }
 
