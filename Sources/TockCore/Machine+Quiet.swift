@@ -9,16 +9,25 @@ extension Machine {
 
     /// What to show, drawn, at the brightness in use (`Devices.frame`).
     @inline(__always)
-    func frame(_ p: Presentation, count: Int64? = nil, at now: Now) -> Frame {
+    mutating func frame(_ p: Presentation, count: Int64? = nil, at now: Now) -> Frame {
         // The zone's rules are looked at only for a night schedule: passed
         // on every frame, they were copied out of the settings each time.
         let level: Int
         if case .none = devices.dimming.night {
             level = devices.dimming.brightness
         } else {
-            level = devices.dimming.level(at: now.wall, zone: setup.settings.clock.zone)
+            level = nightLevel(at: now.wall)
         }
         return devices.frame(p, count: count, at: now, level: level, lastPoint: panel.shownCounts.several)
+    }
+
+    /// The brightness under a night schedule. Apart, so that the zone's
+    /// rules are copied out of the settings only when there is one (the
+    /// copy was made ahead of the test, on every frame); `mutating`, as
+    /// `displayDeadlines`, or every frame passed it a copy of the Machine.
+    @inline(never)
+    mutating func nightLevel(at w: WallTime) -> Int {
+        devices.dimming.level(at: w, zone: setup.settings.clock.zone)
     }
 
     /// When the display changes by itself: a blink's next toggle, the next
