@@ -79,6 +79,22 @@ struct SystemClockTests {
         #expect(kernel.asked == 3)
     }
 
+    /// "Cannot say" is held as long as a yes, and an instant before the
+    /// clock's zero (a test's) reads back as it was written.
+    @Test func cannotSayIsHeldAMinuteAndInstantsBeforeZeroReadBack() {
+        final class Kernel: @unchecked Sendable { var answer: Bool? = nil; var asked = 0 }
+        let kernel = Kernel()
+        let flag = SyncFlag(read: { kernel.asked += 1; return kernel.answer })
+        let s: Int64 = 1_000_000_000
+        #expect(flag.value(at: -5 * s) == nil)
+        kernel.answer = false
+        #expect(flag.value(at: 54 * s) == nil)  // -5 s + 59 s: still held
+        #expect(kernel.asked == 1)
+        #expect(flag.value(at: 55 * s) == false)
+        #expect(flag.value(at: 64 * s) == false)
+        #expect(kernel.asked == 2)
+    }
+
     @Test func nowCarriesTheKernelsSyncFlag() {
         #expect(clock.now().wallSynchronised == (SystemClock.synchronised ?? true))
     }
