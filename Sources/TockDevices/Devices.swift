@@ -46,11 +46,12 @@ public final class Devices {
     /// written to a named pipe drive the inputs (`--mock-input`). The
     /// parts keep only their latest records (`MockHistory.service`): this
     /// is the appliance itself, which runs for days. No one reads what its
-    /// display and buzzer did (the status reads the core's frame), so
-    /// they keep nothing.
+    /// display and buzzer did (the status reads the core's frame): the
+    /// buzzer keeps nothing, and frames go to the display's driver on the
+    /// mock bus as they would on a board, with no record and no check of
+    /// what the chip lights beside it (the tests' parts check that).
     public static func mock(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil) -> Devices {
-        let parts = mockParts(config, clock: clock, input: input, keeping: .service)
-        parts.display.keeping = .nothing
+        let parts = mockParts(config, clock: clock, input: input, keeping: .service, checked: false)
         parts.sounder.keeping = .nothing
         return parts.devices
     }
@@ -67,8 +68,11 @@ public final class Devices {
         public let board: MockBoard
     }
 
+    /// - Parameter checked: the devices draw through `MockParts.display`,
+    ///   which records each frame and checks it against what the chip
+    ///   lights; unchecked, they draw through the driver alone.
     public static func mockParts(_ config: Configuration, clock: @escaping MockClock, input: MockInputStream? = nil,
-                                 keeping: MockHistory = .all) -> MockParts {
+                                 keeping: MockHistory = .all, checked: Bool = true) -> MockParts {
         let hw = config.hardware
         let board = MockBoard(clock: clock, keeping: keeping)
         // Mock lines and buses cannot fail to open.
@@ -80,7 +84,7 @@ public final class Devices {
         let sounder = MockSounder(clock: clock, driver: buzzer)
         display.keeping = keeping
         sounder.keeping = keeping
-        let devices = Devices(readers: readers, panel: panel, script: input, display: display, sounder: sounder,
+        let devices = Devices(readers: readers, panel: panel, script: input, display: checked ? display : driver, sounder: sounder,
                               leds: leds, switchPosition: Self.switchPosition(readers), board: board,
                               summary: "mock GPIO, the \(config.hardware.display.rawValue) driver on a mock bus" + (input.map { ", inputs from \($0.path)" } ?? ""))
         (devices.light, devices.lightProblem) = lightSensor(config, on: board)
