@@ -42,7 +42,6 @@ public enum DisplayContent: Equatable, Sendable {
     /// clock is not known to be right.
     case timeOfDay(Duration?, twelveHour: Bool, blinkColon: Bool)
 
-    /// The value and the direction it moves in, for counts.
     /// The same count `n` nanoseconds later: a count up gains them, a
     /// count down loses them; anything else stays as it is. `value` is
     /// set to the moved count's nanoseconds (from `base`, the count's
@@ -74,6 +73,7 @@ public enum DisplayContent: Equatable, Sendable {
         }
     }
 
+    /// The value and the direction it moves in, for counts.
     var count: (value: Duration, increasing: Bool)? {
         switch self {
         case .down(let v), .calendar(let v), .interval(let v, _, _, _), .leadIn(let v): return (v, false)

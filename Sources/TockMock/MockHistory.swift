@@ -7,9 +7,9 @@ public enum MockHistory: Equatable, Sendable {
     /// At least the latest `n` entries: a record is trimmed back to `n`
     /// when it reaches twice that (one move per `n` entries).
     case latest(Int)
-    /// Nothing: a record no one reads (the display's frames and the
-    /// buzzer's tones in the service on the mock backend, `Devices.mock`;
-    /// what each shows now is still kept).
+    /// Nothing: a record no one reads (the buzzer's tones in the service
+    /// on the mock backend, `Devices.mock`); what a part shows or sounds
+    /// now is still kept.
     case nothing
 
     /// What the appliance on the mock backend keeps of each record.
