@@ -56,7 +56,7 @@ public final class Shell {
     @exclusivity(unchecked) var taken: [Button: (active: Bool, at: Instant)] = [:]
     @exclusivity(unchecked) var holdTimer: LoopTimer!
     /// Output faults seen so far, by device (logged once each until it recovers).
-    @exclusivity(unchecked) private var faulty: Set<String> = []
+    @exclusivity(unchecked) var faulty: Set<String> = []
     /// Whether the wall clock is synchronised, since when, its steps (Shell+ClockTrust.swift).
     @exclusivity(unchecked) public internal(set) var clockTrust: ClockTrust
     @exclusivity(unchecked) var clockWatch: LoopTimer!
@@ -374,28 +374,6 @@ public final class Shell {
         if w != asked.wall {
             asked.wall = w
             wakeWall.schedule(atWall: w)
-        }
-    }
-
-    /// `output("display")` for a frame, without a closure to build (a
-    /// frame goes out on most wake-ups).
-    private func show(_ f: Frame) {
-        do {
-            try display.show(f)
-            if !faulty.isEmpty, faulty.remove("display") != nil { log.notice("display works again") }
-        } catch {
-            if faulty.insert("display").inserted { log.error("display: \(error)") }
-        }
-    }
-
-    /// A failing output is logged once and the appliance keeps running: a
-    /// missing display must not stop the alarm from sounding.
-    func output(_ device: String, _ write: () throws -> Void) {
-        do {
-            try write()
-            if !faulty.isEmpty, faulty.remove(device) != nil { log.notice("\(device) works again") }
-        } catch {
-            if faulty.insert(device).inserted { log.error("\(device): \(error)") }
         }
     }
 }
