@@ -133,10 +133,8 @@ public final class TimerQueue {
             return items.isEmpty ? nil : (items[0].at, items[0].seq)
         }
 
-        /// The top entry's timer (there is one: `peek` found it). Mutating
-        /// though it changes nothing: a reading one is handed a copy of the
-        /// heap, whose storage is then shared while the timer fires, and
-        /// the timer's next deadline copies it whole.
+        /// The top entry's timer (there is one: `peek` found it). Read in
+        /// place, as `peek` reads, while the entry stays on the heap.
         mutating func top() -> LoopTimer { items[0].timer }
 
         /// A stale top (a timer that fired, or was scheduled again) is
