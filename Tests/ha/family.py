@@ -154,6 +154,12 @@ async def household(ha, tock, check):
     await ha.service("text", "set_value", "text.tock_kitchen_add_timer", value="EGG 10m")
     await asyncio.sleep(1.1)
     await ha.service("text", "set_value", "text.tock_kitchen_add_timer", value="tEA 10m")
+    # Home Assistant's call returns once it has published the command: the
+    # box is asked for the third timer only once it has the second, or the
+    # socket's request can overtake the broker's and change the order.
+    deadline = time.monotonic() + 10
+    while "tEA" not in timers() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
     # A name with signs the display draws, and a space inside (the control
     # socket adds it; Add timer takes one word).
     tock.request({"cmd": "timer", "op": "add", "name": "-_ H", "duration": "20m"})
