@@ -21,16 +21,9 @@ public final class MqttBridge {
     /// The next waiting request's turn.
     private var serveTimer: LoopTimer!
     let group: MqttGroup?
-    /// The last value sent on each state topic and when (cleared on
-    /// connecting, so everything is sent again); `flushTimer` sends what
-    /// changed too soon after. One entry a topic: a pass looks each topic
-    /// up once, and changes it in place (four hashes of its name a topic
-    /// before, `make bench-tick`).
-    private var published: [String: Sent] = [:]
-    private struct Sent {
-        var value: String?
-        var at: Instant?
-    }
+    /// The last value sent on each state topic and when; `flushTimer`
+    /// sends what changed too soon after.
+    private var published: MqttPublished
     private var flushTimer: LoopTimer!
     /// Everything held back for `flushTimer` follows the count's time: the
     /// flush rebuilds only those topics.
@@ -76,6 +69,7 @@ public final class MqttBridge {
 
     public init(config: MqttConfig, client: any MqttTransport, loop: any EventLoop, shell: Shell, service: any ControlResponder, log: Logger) {
         self.config = config
+        published = MqttPublished(prefix: config.topicPrefix)
         self.client = client
         self.shell = shell
         self.service = service
@@ -129,7 +123,7 @@ public final class MqttBridge {
     private func connected() {
         client.subscribe(commandTopic)
         client.subscribe(timerCommandTopic)
-        published = [:]
+        published.forget()
         picker.follow(timersInProgress)
         picker.reannounce(timersInProgress, at: now())
         client.publish("\(config.topicPrefix)/availability", Array("online".utf8))
@@ -160,9 +154,10 @@ public final class MqttBridge {
 
     private func publishUpdate() {
         let value = HomeAssistant.updateState(update, running: Self.version)
-        guard published[HomeAssistant.updateTopic]?.value != value else { return }
-        published[HomeAssistant.updateTopic, default: Sent()].value = value
-        client.publish("\(config.topicPrefix)/\(HomeAssistant.updateTopic)", Array(value.utf8))
+        let i = published.slot(HomeAssistant.updateTopic)
+        guard published[slot: i].value != value else { return }
+        published[slot: i].value = value
+        client.publish(published[slot: i].topic, Array(value.utf8))
     }
 
     /// After each batch of outputs: fire its events, and send the state
@@ -218,7 +213,7 @@ public final class MqttBridge {
             // The entity goes first, then its retained state.
             client.publish(HomeAssistant.alarmConfigTopic(config, n + 1), [])
             client.publish("\(config.topicPrefix)/alarm_\(n + 1)", [])
-            published["alarm_\(n + 1)"]?.value = nil
+            published[slot: published.slot("alarm_\(n + 1)")].value = nil
         }
         announcedAlarms = names
     }
@@ -253,18 +248,22 @@ public final class MqttBridge {
         let t = now()
         let d = min(dated ?? t, t)
         var held: Instant?
-        var values = MqttStateTopics.values(of: shell, clockOnly: clockOnly)
-        if !clockOnly {
+        func offer(_ value: String, slot i: Int) {
+            switch Self.offer(value, at: d, to: &published[slot: i], force: force) {
+            case .unchanged: break
+            case .heldUntil(let due): held = min(held ?? due, due)
+            case .send: client.publishValue(published[slot: i].topic, value)
+            }
+        }
+        if clockOnly {
+            // The clock's topics are the first slots, in their order.
+            for (i, value) in MqttStateTopics.clockValues(of: shell).enumerated() { offer(value, slot: i) }
+        } else {
+            var values = MqttStateTopics.values(of: shell)
             let selection = picker.shown(at: t, gap: Self.minimumGap)
             values.append((HomeAssistant.timerSelectedTopic, selection.value))
             if let due = selection.due { pickerTimer.schedule(at: due) }
-        }
-        for (key, value) in values {
-            switch Self.offer(value, at: d, to: &published[key, default: Sent()], force: force) {
-            case .unchanged: break
-            case .heldUntil(let due): held = min(held ?? due, due)
-            case .send: client.publish("\(config.topicPrefix)/\(key)", Array(value.utf8))
-            }
+            for (key, value) in values { offer(value, slot: published.slot(key)) }
         }
         if let held {
             // A full rebuild held something back: the flush is a full one.
@@ -278,7 +277,7 @@ public final class MqttBridge {
 
     /// Whether a topic's new value goes now (noted as sent), waits for its
     /// gap (`minimumGap`, less `gapSlack`), or is what was sent.
-    private static func offer(_ value: String, at t: Instant, to sent: inout Sent, force: Bool) -> Offer {
+    private static func offer(_ value: String, at t: Instant, to sent: inout MqttPublished.Sent, force: Bool) -> Offer {
         guard force || sent.value != value else { return .unchanged }
         if !force, let last = sent.at, t < last + minimumGap - gapSlack { return .heldUntil(last + minimumGap - gapSlack) }
         sent.value = value

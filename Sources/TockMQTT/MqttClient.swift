@@ -20,10 +20,17 @@ import TockHardware
 ///
 /// Memory stays bounded: nothing is published while the link is down (all is
 /// sent afresh on connecting), at most `MqttOutbox.maxInFlight` QoS 1 messages
-/// await their acknowledgement, beyond that a retained topic keeps its latest.
+/// await their acknowledgement, beyond that a retained topic keeps its latest;
+/// a state value (QoS 0) goes only while nothing waits to be written, and the
+/// kernel keeps at most `unsentBound` bytes unsent (`MqttOutbox`).
 public final class MqttClient: MqttTransport {
 
     static let longestBackoff: Duration = .seconds(60)
+    /// The socket's `TCP_NOTSENT_LOWAT`, tcp(7): the kernel takes no more
+    /// from libmosquitto while this many bytes are unsent, so a change on a
+    /// slow or stalled link waits behind at most this much, not behind
+    /// minutes of seconds ticking by.
+    static let unsentBound: CInt = 1024
 
     public private(set) var link = MqttLink.down
     /// The longest time one call into the MQTT code kept the loop busy
@@ -124,7 +131,14 @@ public final class MqttClient: MqttTransport {
     }
 
     /// The client's own next deadline: a reconnect, a lookup or a keepalive check.
-    private var deadline: Instant? { [retryAt, nextMisc, lookupCheckAt].compactMap { $0 }.min() }
+    private var deadline: Instant? {
+        func earlier(_ a: Instant?, _ b: Instant?) -> Instant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(earlier(retryAt, nextMisc), lookupCheckAt)
+    }
 
     /// Start connecting (it completes on the loop).
     public func start() { measure { connect() } }
@@ -154,10 +168,18 @@ public final class MqttClient: MqttTransport {
     public func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
         guard link == .connected else { return }
         switch outbox.offer(topic, payload, retain: retain) {
-        case .send: send(topic, payload, retain: retain)
+        case .send: payload.withUnsafeBytes { send(topic, $0, retain: retain, qos: 1) }
         case .wait: break
         case .drop: dropped += 1
         }
+    }
+
+    /// Publish a state value: retained, QoS 0, at once unless the link has
+    /// a backlog, when it waits in place of its topic's older value.
+    public func publishValue(_ topic: String, _ value: String) {
+        guard link == .connected, outbox.offerValue(topic, value, backlog: tock_mosquitto_want_write(mosq)) == .send else { return }
+        var value = value
+        value.withUTF8 { send(topic, UnsafeRawBufferPointer($0), retain: true, qos: 0) }
     }
 
     public func subscribe(_ topic: String) {
@@ -268,15 +290,24 @@ public final class MqttClient: MqttTransport {
         onConnected?()
     }
 
+    /// A QoS 1 message was acknowledged (or a QoS 0 one written whole:
+    /// nothing to do, `sync` sends what waited for a backlog to clear).
     private func acknowledged(_ mid: CInt) {
-        outbox.acknowledged(mid)
-        while let w = outbox.next() { send(w.topic, w.payload, retain: true) }
+        guard outbox.acknowledged(mid) else { return }
+        sendWaiting()
     }
 
-    private func send(_ topic: String, _ payload: [UInt8], retain: Bool) {
+    /// What waited and can go now: room in flight, or no backlog.
+    private func sendWaiting() {
+        while let w = outbox.next(backlog: tock_mosquitto_want_write(mosq)) {
+            w.payload.withUnsafeBytes { send(w.topic, $0, retain: true, qos: w.value ? 0 : 1) }
+        }
+    }
+
+    private func send(_ topic: String, _ payload: UnsafeRawBufferPointer, retain: Bool, qos: CInt) {
         var mid: CInt = 0
-        let rc = payload.withUnsafeBytes { tock_mosquitto_publish(mosq, &mid, topic, CInt($0.count), $0.baseAddress, 1, retain) }
-        if rc == MOSQ_ERR_SUCCESS.rawValue { outbox.sent(mid, topic: topic) } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+        let rc = topic.withCString { tock_mosquitto_publish(mosq, &mid, $0, CInt(payload.count), payload.baseAddress, qos, retain) }
+        if rc == MOSQ_ERR_SUCCESS.rawValue { if qos > 0 { outbox.sent(mid, topic: topic) } } else if rc != MOSQ_ERR_NO_CONN.rawValue {
             publishFailedLog(.error, "mqtt: cannot publish to \(topic): \(Self.text(rc))")
         }
     }
@@ -338,10 +369,13 @@ public final class MqttClient: MqttTransport {
         log.log(level: level, "mqtt: \(line)")
     }
 
-    /// Watch the socket libmosquitto has now, for output only while it has
-    /// some queued, and keep the keepalive check armed while connected.
+    /// Send what waited and can go; watch the socket libmosquitto has now,
+    /// for output only while it has some queued, and keep the keepalive
+    /// check armed while connected.
     private func sync() {
         guard connectThread == nil else { return }  // the connect thread has the handle
+        // A backlog may have cleared in any call (a write, another publish).
+        if link == .connected, !outbox.waiting.isEmpty { sendWaiting() }
         let fd = tock_mosquitto_socket(mosq)
         if fd != watched {
             unwatch()
@@ -349,6 +383,10 @@ public final class MqttClient: MqttTransport {
                 do {
                     try loop.watch(fd) { [unowned self] in ready() }
                     watched = fd
+                    var lowat = Self.unsentBound
+                    if setsockopt(fd, CInt(IPPROTO_TCP), TCP_NOTSENT_LOWAT, &lowat, socklen_t(MemoryLayout<CInt>.size)) != 0 {
+                        log.warning("mqtt: cannot bound the socket's unsent bytes (TCP_NOTSENT_LOWAT): \(String(cString: strerror(errno)))")
+                    }
                 } catch {
                     log.error("mqtt: cannot watch the socket: \(error)")
                 }
@@ -381,20 +419,5 @@ public final class MqttClient: MqttTransport {
         var ts = timespec()
         clock_gettime(clock, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
-    static func text(_ rc: CInt, errno: CInt = Glibc.errno) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        if rc == MOSQ_ERR_TLS.rawValue || rc == MOSQ_ERR_TLS_HANDSHAKE.rawValue {
-            return "TLS failed: is the broker's certificate signed by mqtt.tls.ca_file, and does it name mqtt.host? "
-                + "does the broker want a client certificate (mqtt.tls.cert_file, key_file)?"
-        }
-        // libmosquitto 2.0.11's mosquitto_strerror has no text for some of
-        // its own codes (MOSQ_ERR_KEEPALIVE, MOSQ_ERR_TIMEOUT, ...): it says
-        // "Unknown error.", which tells the owner nothing.
-        if rc == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer from the broker within mqtt.keepalive" }
-        if rc == MOSQ_ERR_TIMEOUT.rawValue { return "timed out" }
-        let text = String(cString: tock_mosquitto_strerror(rc))
-        return text == "Unknown error." ? "libmosquitto error \(rc)" : text
     }
 }

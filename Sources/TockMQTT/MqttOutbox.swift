@@ -1,6 +1,17 @@
-/// Which QoS 1 message goes to the broker next: at most `maxInFlight`
-/// await their acknowledgement, retained values wait for room (only the
-/// latest of each topic), anything else is dropped when there is none.
+/// Which message goes to the broker next, and what waits.
+///
+/// Two kinds of message, each bounded:
+/// - **QoS 1** (the discovery configs, availability, the group's message,
+///   replies and events): at most `maxInFlight` await their
+///   acknowledgement; beyond that a retained one waits for room (only the
+///   latest of each topic), anything else is dropped.
+/// - **State values** (`<prefix>/<key>`, QoS 0, retained): the latest of a
+///   topic is all that matters, and all are sent again on connecting, so
+///   they need no acknowledgement (two a second fewer a tick). One goes
+///   only while the link has no backlog (libmosquitto has nothing unsent;
+///   the kernel holds at most `MqttClient.unsentBound` bytes, its
+///   `TCP_NOTSENT_LOWAT`); otherwise it waits, replacing the value of its
+///   topic that waited, and goes when the backlog clears.
 ///
 /// Home Assistant's discovery configs (about 16 KiB on connecting, every
 /// one of them retained) are at most `maxDiscoveryInFlight` at a time, and
@@ -14,13 +25,21 @@ struct MqttOutbox {
 
     enum Admission: Equatable { case send, wait, drop }
 
+    /// A retained message waiting: a state value (QoS 0) waits for the
+    /// backlog to clear, the others for room in flight.
+    struct Waiting: Equatable {
+        let topic: String
+        let payload: [UInt8]
+        let value: Bool
+    }
+
     /// `<discovery_prefix>/`.
     let discovery: String
     /// Message ids awaiting their acknowledgement, and whether each is a
     /// discovery config.
     private(set) var inFlight: [Int32: Bool] = [:]
-    /// Retained values waiting for room, oldest first.
-    private(set) var waiting: [(topic: String, payload: [UInt8])] = []
+    /// Retained messages waiting, oldest first.
+    private(set) var waiting: [Waiting] = []
 
     init(discoveryPrefix: String) { discovery = discoveryPrefix + "/" }
 
@@ -32,28 +51,49 @@ struct MqttOutbox {
         return !isDiscovery(topic) || discoveryInFlight < Self.maxDiscoveryInFlight
     }
 
-    /// A message to publish: send it now, or it waits (replacing the value
-    /// of its topic that waited), or there is no room for it.
+    private func canGo(_ w: Waiting, backlog: Bool) -> Bool { w.value ? !backlog : hasRoom(for: w.topic) }
+
+    private mutating func forget(_ topic: String) {
+        if !waiting.isEmpty { waiting.removeAll { $0.topic == topic } }
+    }
+
+    /// A QoS 1 message to publish: send it now, or it waits (replacing the
+    /// value of its topic that waited), or there is no room for it.
     mutating func offer(_ topic: String, _ payload: [UInt8], retain: Bool) -> Admission {
-        if retain { waiting.removeAll { $0.topic == topic } }
+        if retain { forget(topic) }
         // A discovery config keeps its place behind those already waiting.
         if hasRoom(for: topic), !(isDiscovery(topic) && waiting.contains { isDiscovery($0.topic) }) { return .send }
         guard retain else { return .drop }
-        waiting.append((topic, payload))
+        waiting.append(Waiting(topic: topic, payload: payload, value: false))
         return .wait
     }
 
-    /// The client library took message `mid` for `topic`.
+    /// A state value to publish: send it now (QoS 0), or, while the link
+    /// has a backlog, it waits in place of the value of its topic that did.
+    mutating func offerValue(_ topic: String, _ value: String, backlog: Bool) -> Admission {
+        forget(topic)
+        guard backlog else { return .send }
+        waiting.append(Waiting(topic: topic, payload: Array(value.utf8), value: true))
+        return .wait
+    }
+
+    /// The client library took QoS 1 message `mid` for `topic`.
     mutating func sent(_ mid: Int32, topic: String) { inFlight[mid] = isDiscovery(topic) }
 
-    mutating func acknowledged(_ mid: Int32) { inFlight[mid] = nil }
+    /// Message `mid` was acknowledged: whether it was one in flight.
+    @discardableResult
+    mutating func acknowledged(_ mid: Int32) -> Bool { !inFlight.isEmpty && inFlight.removeValue(forKey: mid) != nil }
 
-    /// The waiting value to send now, if there is room: the box's own
+    /// The waiting message to send now, if one can go: the box's own
     /// topics first, then the discovery configs in their order.
-    mutating func next() -> (topic: String, payload: [UInt8])? {
-        guard let i = waiting.firstIndex(where: { !isDiscovery($0.topic) }) ?? waiting.indices.first,
-              hasRoom(for: waiting[i].topic) else { return nil }
-        return waiting.remove(at: i)
+    mutating func next(backlog: Bool) -> Waiting? {
+        if let i = waiting.firstIndex(where: { !isDiscovery($0.topic) && canGo($0, backlog: backlog) }) {
+            return waiting.remove(at: i)
+        }
+        // No config overtakes a topic of the box's that waits.
+        guard !waiting.contains(where: { !isDiscovery($0.topic) }), let first = waiting.first,
+              canGo(first, backlog: backlog) else { return nil }
+        return waiting.removeFirst()
     }
 
     /// The link is down: nothing is in flight or waits any more.

@@ -7,31 +7,41 @@ import TockShell
 /// The state topics' values, computed from the box (`<prefix>/<key>`),
 /// and what a batch of outputs says happened (the device triggers' events).
 enum MqttStateTopics {
-    /// Every retained state topic and its value now. A count's times are
+    /// The topics that follow the count's time: what can change when
+    /// nothing but the display did (`BoxChange.displayOnly`).
+    static let clockKeys = ["display", "display_attributes", "elapsed_ms", "remaining_ms", "overrun_ms"]
+
+    /// The values of `clockKeys`, in their order. A count's times are
     /// whole seconds (rounded as the display rounds them), so they change
     /// at most once a second; the display is what it means, without blinks.
-    /// - Parameter clockOnly: only the topics that follow the count's time
-    ///   (the display, elapsed, remaining, overrun): what can change when
-    ///   nothing but the display did (`BoxChange.displayOnly`).
-    static func values(of shell: Shell, clockOnly: Bool = false) -> [(String, String)] {
+    static func clockValues(of shell: Shell) -> [String] {
         let progress = shell.progress()
         let meaning = shell.displayMeaning()
-        if clockOnly {
-            return [
-                ("display", meaning.text),
-                ("display_attributes", #"{"blinking":\#(meaning.blinking)}"#),
-                ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
-                ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
-                ("overrun_ms", progress.overrun.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
-            ]
-        }
+        return [
+            meaning.text,
+            meaning.blinking ? #"{"blinking":true}"# : #"{"blinking":false}"#,
+            // `None` (Home Assistant's unknown) where the program has none.
+            milliseconds(progress.elapsed, up: false),
+            milliseconds(progress.remaining, up: true),
+            milliseconds(progress.overrun, up: false),
+        ]
+    }
+
+    static func milliseconds(_ d: Duration?, up: Bool) -> String {
+        guard let d else { return "None" }
+        return String(wholeSeconds(d, up: up) * 1000)
+    }
+
+    /// Every retained state topic and its value now.
+    static func values(of shell: Shell) -> [(String, String)] {
+        let progress = shell.progress()
+        let clock = clockValues(of: shell)
         var values: [(String, String)] = [
             ("state", shell.state?.rawValue ?? "starting"),
-            ("display", meaning.text),
-            ("display_attributes", #"{"blinking":\#(meaning.blinking)}"#),
-            // `None` (Home Assistant's unknown) where the program has none.
-            ("elapsed_ms", progress.elapsed.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"),
-            ("remaining_ms", progress.remaining.map { "\(wholeSeconds($0, up: true) * 1000)" } ?? "None"),
+            (clockKeys[0], clock[0]),
+            (clockKeys[1], clock[1]),
+            (clockKeys[2], clock[2]),
+            (clockKeys[3], clock[3]),
             // The same instant all through a count (changed by a start, a
             // resume or a new preset, not by the seconds going by): to the
             // nearest second, so that the two clocks' jitter cannot flip it.
@@ -74,7 +84,7 @@ enum MqttStateTopics {
             values.append(("round", "\(r.round)"))
             values.append(("phase", shell.resting() ? "rest" : "work"))
         }
-        values.append(("overrun_ms", progress.overrun.map { "\(wholeSeconds($0, up: false) * 1000)" } ?? "None"))
+        values.append((clockKeys[4], clock[4]))
         for (i, e) in shell.core.alarms.entries.enumerated() {
             values.append(("alarm_\(i + 1)", e.alarm.enabled ? "ON" : "OFF"))
         }

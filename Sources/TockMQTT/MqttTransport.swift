@@ -19,6 +19,9 @@ public protocol MqttTransport: AnyObject {
     func start()
     /// Publish with QoS 1 (while connected; nothing is queued while down).
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool)
+    /// Publish a state value (`<prefix>/<key>`): retained, QoS 0, only its
+    /// topic's latest kept while the link has a backlog.
+    func publishValue(_ topic: String, _ value: String)
     func subscribe(_ topic: String)
     /// Say `offline` and close.
     func close()

@@ -90,6 +90,8 @@ final class VirtualLink: MqttTransport {
         broker.publish(from: self, topic, payload, retain: retain)
     }
 
+    func publishValue(_ topic: String, _ value: String) { publish(topic, Array(value.utf8), retain: true) }
+
     func subscribe(_ topic: String) {
         topics.insert(topic)
         broker.subscribed(self, topic)

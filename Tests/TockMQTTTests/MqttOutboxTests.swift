@@ -15,10 +15,12 @@ import Testing
     }
 
     /// The next waiting value, handed to the library as the client does.
-    mutating func sendNext() -> (topic: String, payload: [UInt8])? {
-        guard let w = box.next() else { return nil }
-        mid += 1
-        box.sent(mid, topic: w.topic)
+    mutating func sendNext(backlog: Bool = false) -> MqttOutbox.Waiting? {
+        guard let w = box.next(backlog: backlog) else { return nil }
+        if !w.value {
+            mid += 1
+            box.sent(mid, topic: w.topic)
+        }
         return w
     }
 
@@ -52,5 +54,52 @@ import Testing
         #expect(sendNext()?.topic == config(1))
         box.clear()
         #expect(box.inFlight.isEmpty && box.waiting.isEmpty)
+    }
+
+    /// State values (QoS 0) need no room in flight: they go while the link
+    /// has no backlog, and during one only the latest of each topic waits.
+    @Test mutating func aStateValueGoesAtOnceUnlessTheLinkHasABacklogAndThenOnlyTheLatestWaits() {
+        // A full window of QoS 1 messages does not hold a value back.
+        for n in 0..<MqttOutbox.maxInFlight { #expect(publish("tock/kitchen/t\(n)") == .send) }
+        #expect(box.offerValue("tock/kitchen/display", "9:59", backlog: false) == .send)
+        #expect(box.waiting.isEmpty && box.inFlight.count == MqttOutbox.maxInFlight)
+        // A backlog: a minute of seconds keeps one value per topic.
+        for s in (0..<60).reversed() {
+            #expect(box.offerValue("tock/kitchen/display", "8:\(s)", backlog: true) == .wait)
+            #expect(box.offerValue("tock/kitchen/remaining_ms", "\(s * 1000)", backlog: true) == .wait)
+        }
+        #expect(box.waiting == [MqttOutbox.Waiting(topic: "tock/kitchen/display", payload: Array("8:0".utf8), value: true),
+                                MqttOutbox.Waiting(topic: "tock/kitchen/remaining_ms", payload: Array("0".utf8), value: true)])
+        // Nothing goes while the backlog lasts, acknowledgements or not.
+        #expect(sendNext(backlog: true) == nil)
+        box.acknowledged(1)
+        #expect(sendNext(backlog: true) == nil)
+        // It cleared: the values go, oldest first.
+        #expect(sendNext()?.topic == "tock/kitchen/display")
+        #expect(sendNext()?.topic == "tock/kitchen/remaining_ms")
+        #expect(sendNext() == nil && box.inFlight.count == MqttOutbox.maxInFlight - 1)
+    }
+
+    /// A topic published both ways (an alarm's switch emptied with QoS 1
+    /// when the alarm is deleted) keeps whichever came last.
+    @Test mutating func aTopicKeepsItsLatestMessageWhicheverWayItWaits() {
+        for n in 0..<MqttOutbox.maxInFlight { #expect(publish("tock/kitchen/t\(n)") == .send) }
+        #expect(box.offerValue("tock/kitchen/alarm_2", "ON", backlog: true) == .wait)
+        #expect(publish("tock/kitchen/alarm_2", "") == .wait)
+        #expect(box.waiting.map(\.value) == [false])
+        #expect(box.offerValue("tock/kitchen/alarm_2", "OFF", backlog: true) == .wait)
+        #expect(box.waiting == [MqttOutbox.Waiting(topic: "tock/kitchen/alarm_2", payload: Array("OFF".utf8), value: true)])
+    }
+
+    /// A value of the box's that waits for the backlog is not overtaken by
+    /// a discovery config that has room.
+    @Test mutating func noConfigOvertakesAValueThatWaits() {
+        for n in 1...(MqttOutbox.maxDiscoveryInFlight + 1) { _ = publish(config(n)) }
+        #expect(box.waiting.map(\.topic) == [config(MqttOutbox.maxDiscoveryInFlight + 1)])
+        #expect(box.offerValue("tock/kitchen/state", "ringing", backlog: true) == .wait)
+        box.acknowledged(1)  // room for a config
+        #expect(sendNext(backlog: true) == nil)
+        #expect(sendNext()?.topic == "tock/kitchen/state")
+        #expect(sendNext()?.topic == config(MqttOutbox.maxDiscoveryInFlight + 1))
     }
 }

@@ -708,17 +708,25 @@ class SlowProxy:
     """A TCP proxy on 127.0.0.1 to the broker that holds every chunk it
     forwards for `delay` seconds (each direction, chunks of at most
     `chunk` bytes): a link that works, but slowly. `delay` may be changed
-    while it runs."""
+    while it runs. `pause("up")` stops reading what the client sends (a
+    broker that stalls: the client's socket fills), `resume("up")` reads
+    on; `rcvbuf` makes the proxy's receive buffer that small (the kernel's
+    least is about 2 KiB), so that a stall fills it within seconds."""
 
-    def __init__(self, upstream_host, upstream_port, delay=0.5, chunk=256):
+    def __init__(self, upstream_host, upstream_port, delay=0.5, chunk=256, rcvbuf=None):
         self.upstream = (upstream_host, upstream_port)
         self.delay = delay
         self.chunk = chunk
         self.forwarded = {"up": 0, "down": 0}
         self.connections = 0
         self._stop = threading.Event()
+        self._paused = {"up": threading.Event(), "down": threading.Event()}
         self._socks = []
         self.listener, self.port = _loopback_listener()
+        if rcvbuf is not None:
+            # Set on the listener before any connection: accepted sockets
+            # inherit it, and the window they offer follows from it.
+            self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self._thread = threading.Thread(target=self._accept, daemon=True)
         self._thread.start()
 
@@ -749,6 +757,9 @@ class SlowProxy:
         src.settimeout(0.2)
         try:
             while not self._stop.is_set():
+                if self._paused[key].is_set():
+                    time.sleep(0.05)
+                    continue
                 try:
                     data = src.recv(self.chunk)
                 except socket.timeout:
@@ -766,6 +777,12 @@ class SlowProxy:
                     s.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def pause(self, key):
+        self._paused[key].set()
+
+    def resume(self, key):
+        self._paused[key].clear()
 
     def close(self):
         self._stop.set()

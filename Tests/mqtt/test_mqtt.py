@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -964,6 +965,71 @@ class FaultTest(MqttCase):
         self.assert_ticks(m, t0, t1, preset)
         self.assert_rings_at(m, t0 + preset * S, t1 - t0)
         s.wait_value(f"{m.prefix}/state", "ringing", 20)
+
+    def test_stalled_broker(self):
+        """A broker that stops reading what the box sends (the proxy reads
+        nothing more, its receive buffer small), while status requests reach
+        the box the other way (20 of 64: the broker's own window, which the
+        box's acknowledgements no longer open) and the count goes on: the
+        box keeps at most MqttClient.unsentBound (1 KiB, TCP_NOTSENT_LOWAT)
+        unsent in the kernel beyond the message that crossed it, and one
+        value a state topic; when the broker reads again, the other 44
+        requests arrive, every topic's latest value arrives and the count
+        rings on time."""
+        preset = 15
+        b = self.broker()
+        proxy = h.SlowProxy("127.0.0.1", b.port, delay=0, chunk=65536, rcvbuf=2048)
+        self.addCleanup(proxy.close)
+        m = self.member("kitchen", b, presets=(f"{preset}s",), port=proxy.port)
+        m.wait_link("connected", timeout=15)
+        s = self.subscriber(b, topics=[f"{m.prefix}/#"])
+        s.wait_value(f"{m.prefix}/availability", "online", 10)
+        time.sleep(0.5)  # the discovery configs are through
+        rss0 = m.rss_kb()
+        before = m.status()["mqtt"]
+        t0, t1, _ = self.start_on_socket(m)
+        proxy.pause("up")
+        asker = self.subscriber(b, topics=[])
+        for _ in range(64):
+            asker.publish(f"{m.prefix}/cmd", b'{"cmd":"status"}')
+        h.wait_until(lambda: m.status()["mqtt"]["received"] - before["received"] >= 20, 10,
+                     "the box to receive 20 of the requests", detail=m.describe)
+
+        def queued():
+            """(Send-Q, notsent) of the box's socket to the proxy, from ss."""
+            out = subprocess.run(["ss", "-tinH", "state", "established", "dst", f"127.0.0.1:{proxy.port}"],
+                                 capture_output=True, text=True, check=True).stdout
+            send_q = int(out.split()[1]) if out.split() else 0
+            notsent = re.search(r"notsent:(\d+)", out)
+            return send_q, int(notsent.group(1)) if notsent else 0
+
+        samples = []
+        for _ in range(15):  # three seconds of the stall, with the count's seconds
+            samples.append(queued())
+            time.sleep(0.2)
+        most_queued = max(q for q, _ in samples)
+        most_unsent = max(n for _, n in samples)
+        during = m.status()
+        print(f"  stalled: Send-Q up to {most_queued} B, unsent up to {most_unsent} B, "
+              f"{during['mqtt']['received'] - before['received']} requests received", flush=True)
+        self.assertGreater(most_unsent, 0, f"the stall never filled the socket: {samples}")
+        # The bound, and the one message that may cross it (a status reply).
+        reply = len(json.dumps(during)) + 64
+        self.assertLessEqual(most_unsent, 1024 + reply, f"unsent bytes beyond the bound: {samples}")
+        self.assertEqual(during["mqtt"]["link"], "connected")
+        self.assertLess(m.rss_kb() - rss0, 2048, "the box's memory grew during the stall")
+        proxy.resume("up")
+        h.wait_until(lambda: m.status()["mqtt"]["received"] - before["received"] == 64, 10,
+                     "the other requests to arrive", detail=m.describe)
+        # Every topic's latest value: the count's seconds as the box has them.
+        h.wait_until(lambda: abs(int(s.text(f"{m.prefix}/remaining_ms") or 0) - m.status()["remaining_ms"]) <= 1000, 10,
+                     "the remaining time on the broker to catch up", detail=s.summary)
+        self.assertEqual(s.text(f"{m.prefix}/state"), "running")
+        m.wait_state("ringing", timeout=preset + 5)
+        s.wait_value(f"{m.prefix}/state", "ringing", 5)
+        s.wait_value(f"{m.prefix}/remaining_ms", "0", 5)
+        self.assert_ticks(m, t0, t1, preset)
+        self.assert_rings_at(m, t0 + preset * S, t1 - t0)
 
     def test_command_flood(self):
         preset, n, every = 20, 10_000, 10
