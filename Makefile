@@ -336,7 +336,7 @@ bench-tm1637:
 .PHONY: bench-web
 bench-web:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) valgrind"
-	$(SWIFT) build -c release --scratch-path .build-release --product tock
+	$(DEPLOY_BUILD)
 	ln -sf tock .build-release/release/tock-web
 	cd Benchmarks && PYTHONDONTWRITEBYTECODE=1 python3 web_cost.py --tock $(CURDIR)/.build-release/release/tock \
 		--tock-web $(CURDIR)/.build-release/release/tock-web \
@@ -496,11 +496,33 @@ bench-idle-clock:
 # back swiftc's --export-dynamic: nothing loads symbols from the program, and
 # its 10,000 exported names cost 0.8 MB and, at start, the runtime's one
 # dladdr(3) that scans them (0.3 M instructions; docs/benchmarks.md).
+# The functions the box runs placed together: each function in a section of
+# its own, laid out in deploy/order/tock.order's order (make order-file).
+# The kernel maps code 64 KiB around each page a process faults in; with
+# the code that runs spread over the text, start-up's stages and a first
+# press were 4-5 MB resident each (docs/benchmarks.md, "Code laid out").
+RELEASE_ORDER := -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/deploy/order/tock.order -Xlinker --no-warn-symbol-ordering
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/deploy/ld-static-libstdcxx \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
-DEPLOY_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-release --product tock $(RELEASE_LINK)
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic $(RELEASE_ORDER)
+DEPLOY_BUILD := SWIFT="$(SWIFT)" bash deploy/release-build.sh .build-release -c release --static-swift-stdlib --product tock $(RELEASE_LINK)
 # tock-web is tock run by that name (Sources/tock/Main.swift): a link.
 DEPLOY_BUILD_WEB := ln -sf tock .build-release/release/tock-web
+
+## deploy/order/tock.order made again from a release build of this tree
+## (deploy/order/make-order.py: callgrind over start-up, presses, a count's
+## seconds, the stopwatch and the MQTT link), then the build linked with it;
+## order-check says how much of the release build the order still covers.
+.PHONY: order-file order-check
+order-file:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="valgrind mosquitto"
+	$(DEPLOY_BUILD)
+	python3 deploy/order/make-order.py .build-release/release/tock
+	$(DEPLOY_BUILD)
+	python3 deploy/order/check-order.py .build-release/release/tock
+order-check:
+	$(DEPLOY_BUILD)
+	python3 deploy/order/check-order.py .build-release/release/tock
 
 ## .build/deb/tock_<version>_<arch>.deb from a release build (deploy/build-deb.sh).
 ## ARCH=arm64 on a PC: the Raspberry Pi OS (Debian 13) package, cross-built
@@ -680,6 +702,7 @@ address-test:
 ## The unit, config, udev rule, install.sh and the .deb (Tests/deploy/deploy-test.sh), lintian on the .deb.
 deploy-test: $(DEB_PREREQ)
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="lintian apt-utils gnupg"
+	python3 deploy/order/check-order.py .build-release/release/tock
 	bash Tests/deploy/deploy-test.sh
 	bash Tests/deploy/clock-from-data-test.sh
 	bash Tests/deploy/tock-config-test.sh
