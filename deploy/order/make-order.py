@@ -57,6 +57,21 @@ def functions(dump, program):
     return found
 
 
+def dump(pid, work, program):
+    """The functions of `program` run since the last dump of process `pid`
+    (callgrind acts at its next wake-up and writes `cg.out.N` in `work`)."""
+    before = set(os.listdir(work))
+    subprocess.run(["callgrind_control", "-d", str(pid)], capture_output=True, check=True)
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        new = [n for n in set(os.listdir(work)) - before if n.startswith("cg.out.")]
+        if new:
+            time.sleep(0.5)  # written whole
+            return functions(os.path.join(work, new[0]), program)
+        time.sleep(0.2)
+    sys.exit(f"make-order: callgrind wrote no dump in {work}")
+
+
 class Run:
     """`tock run` on the mock backend under callgrind, pressed through a FIFO."""
 
@@ -95,17 +110,18 @@ class Run:
         os.write(self.fifo, f"{button} 0 0\n".encode())
 
     def dump(self):
-        """The functions run since the last dump (callgrind acts at the next wake-up)."""
-        before = set(os.listdir(self.work))
-        subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], capture_output=True, check=True)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            new = [n for n in set(os.listdir(self.work)) - before if n.startswith("cg.out.")]
-            if new:
-                time.sleep(0.5)  # written whole
-                return functions(os.path.join(self.work, new[0]), self.program)
-            time.sleep(0.2)
-        sys.exit("make-order: callgrind wrote no dump")
+        return dump(self.proc.pid, self.work, self.program)
+
+    def count(self, startup, presses, seconds, settle=0):
+        """Start-up's functions, then a Start press's and the count's first
+        seconds', then a few seconds' more, each added to its list."""
+        time.sleep(settle)
+        startup += self.dump()
+        self.press("start")
+        time.sleep(3)
+        presses += self.dump()
+        time.sleep(3)
+        seconds += self.dump()
 
     def stop(self):
         self.proc.send_signal(2)
@@ -128,18 +144,7 @@ def web(tock, work):
     os.chmod(wrapper, 0o755)
     box = Box(tock, wrapper)
     try:
-        def dump():
-            before = set(os.listdir(work))
-            subprocess.run(["callgrind_control", "-d", str(box.web.pid)], capture_output=True, check=True)
-            end = time.monotonic() + 30
-            while time.monotonic() < end:
-                new = [n for n in set(os.listdir(work)) - before if n.startswith("cg.out.")]
-                if new:
-                    time.sleep(0.5)
-                    return functions(os.path.join(work, new[0]), program)
-                time.sleep(0.2)
-            sys.exit("make-order: callgrind wrote no dump of tock-web")
-        started = dump()
+        started = dump(box.web.pid, work, program)
         cookie = {"Cookie": f"tock_token={box.pair()}"}
         page = http.client.HTTPConnection("127.0.0.1", box.port, timeout=30)
         page.request("GET", "/", headers=cookie)
@@ -151,7 +156,7 @@ def web(tock, work):
         live.getresponse()
         box.http("POST", "/api/start", headers=cookie)
         time.sleep(4)
-        served = dump()
+        served = dump(box.web.pid, work, program)
         live.close()
         return started, served
     finally:
@@ -169,12 +174,7 @@ def main():
         seconds, presses, startup = [], [], []
 
         timer = Run(args.tock, f"{work}/timer", "mode: timer\nswitch: down\ntimer: {presets: [10m]}\n")
-        startup += timer.dump()
-        timer.press("start")
-        time.sleep(3)
-        presses += timer.dump()
-        time.sleep(4)
-        seconds += timer.dump()
+        timer.count(startup, presses, seconds)
         for b in ("stop", "reset", "start", "stop", "reset"):
             timer.press(b)
             time.sleep(1)
@@ -182,12 +182,7 @@ def main():
         timer.stop()
 
         stopwatch = Run(args.tock, f"{work}/stopwatch", "mode: stopwatch\nswitch: up\n")
-        startup += stopwatch.dump()
-        stopwatch.press("start")
-        time.sleep(2)
-        presses += stopwatch.dump()
-        time.sleep(2)
-        seconds += stopwatch.dump()
+        stopwatch.count(startup, presses, seconds)
         stopwatch.stop()
 
         if shutil.which("mosquitto"):
@@ -195,13 +190,7 @@ def main():
             broker = subprocess.Popen(["mosquitto", "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             linked = Run(args.tock, f"{work}/mqtt", "mode: timer\nswitch: down\ntimer: {presets: [10m]}\n"
                          f"mqtt: {{host: 127.0.0.1, port: {port}, client_id: order}}\n")
-            time.sleep(3)
-            startup += linked.dump()
-            linked.press("start")
-            time.sleep(3)
-            presses += linked.dump()
-            time.sleep(4)
-            seconds += linked.dump()
+            linked.count(startup, presses, seconds, settle=3)  # connected first
             linked.stop()
         else:
             print("make-order: no mosquitto here: the MQTT link's functions are left out of the order", file=sys.stderr)
