@@ -7,7 +7,7 @@
 ///   latest of each topic), anything else is dropped.
 /// - **State values** (`<prefix>/<key>`, QoS 0, retained): the latest of a
 ///   topic is all that matters, and all are sent again on connecting, so
-///   they need no acknowledgement (two a second fewer a tick). One goes
+///   they need no acknowledgement (a PUBACK fewer to read for each). One goes
 ///   only while the link has no backlog (libmosquitto has nothing unsent;
 ///   the kernel holds at most `MqttClient.unsentBound` bytes, its
 ///   `TCP_NOTSENT_LOWAT`); otherwise it waits, replacing the value of its
