@@ -83,7 +83,7 @@ struct HTTPSession: @unchecked Sendable {
                 }
             } catch let refusal as RequestHead.Refusal {
                 // The request cannot be read to its end: answer and close.
-                try? write(Self.encode(.error(refusal.status, refusal.reason), keepAlive: false))
+                try? write(Self.encode(WebRefusal.unreadable(refusal).reply, keepAlive: false))
                 return
             } catch {
                 return

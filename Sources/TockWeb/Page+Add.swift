@@ -20,7 +20,7 @@ extension Page {
 
     static let addJS = #"""
     function countTakesTime(s) {
-      return ["timer", "stopwatch"].includes(s.mode) && s.remaining_ms !== undefined && ["running", "paused", "ringing"].includes(s.state);
+      return [MODE.timer, MODE.stopwatch].includes(s.mode) && s.remaining_ms !== undefined && [STATE.running, STATE.paused, STATE.ringing].includes(s.state);
     }
     function showAdd(s) { $("add-minute").hidden = !countTakesTime(s); }
     document.addEventListener("DOMContentLoaded", () => { $("add-minute").onclick = () => act("POST", "/api/add", { duration: "1m" }); });

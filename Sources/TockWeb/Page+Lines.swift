@@ -10,15 +10,15 @@ extension Page {
     // gives its time from the status. An extra timer on the display: its
     // name beside its count.
     function leftLine(text) {
-      const shown = (text || "").trim(), word = last.direction === "up" ? "elapsed" : "left";
+      const shown = (text || "").trim(), word = last.direction === POSITION.up ? "elapsed" : "left";
       const bare = shown.replace(/[.:]/g, "").trim(), named = /[^\d\s-]/.test(bare);
-      const own = last.remaining_ms !== undefined && last.direction !== "up" ? `${fmt(last.remaining_ms)} left`
+      const own = last.remaining_ms !== undefined && last.direction !== POSITION.up ? `${fmt(last.remaining_ms)} left`
         : last.elapsed_ms !== undefined ? `${fmt(last.elapsed_ms)} elapsed` : "";
-      const timer = last.notice ? undefined : (last.timers || []).find((t) => t.shown && t.state !== "done");
+      const timer = last.notice ? undefined : (last.timers || []).find((t) => t.shown && t.state !== STATE.done);
       if (timer) {
         if (named) $("left").textContent = `${timer.name}: ${fmt(timer.remaining_ms)} left`;
         else if (/\d/.test(shown)) $("left").textContent = `${shown} left \u00b7 ${timer.name}`;
-      } else if (last.notice || !["running", "paused"].includes(last.state)) {
+      } else if (last.notice || ![STATE.running, STATE.paused].includes(last.state)) {
         $("left").textContent = own;
       } else if (named) {
         $("left").textContent = `${own} \u00b7 the box's own count`;
@@ -28,9 +28,9 @@ extension Page {
     }
     // The daily update check's finding, unless the box is up to date.
     function updateLine(u) {
-      const said = !u || u.result === "current" ? ""
-        : u.result === "no_repository" ? "No update repository is configured: this box does not hear of new releases (docs/updates.md)."
-        : u.result === "available" ? `Tock ${u.latest} is available (installed ${u.installed}): run tock-update on the box.`
+      const said = !u || u.result === UPDATE.current ? ""
+        : u.result === UPDATE.no_repository ? "No update repository is configured: this box does not hear of new releases (docs/updates.md)."
+        : u.result === UPDATE.available ? `Tock ${u.latest} is available (installed ${u.installed}): run tock-update on the box.`
         : `The update check: ${u.result.replace("_", " ")}${u.reason ? ` (${u.reason})` : ""}.`;
       $("update").textContent = said;
       $("update").hidden = !said;

@@ -50,13 +50,13 @@ extension Page {
       const ul = $("timers"), at = performance.now();
       ul.innerHTML = "";
       for (const t of list) {
-        const li = document.createElement("li"), ring = t.state === "ringing", b = document.createElement("b");
+        const li = document.createElement("li"), ring = t.state === STATE.ringing, b = document.createElement("b");
         const left = document.createElement("span"), small = document.createElement("small");
         li.className = `timer${ring ? " ring" : ""}${t.shown ? " shown" : ""}`;
         li.dataset.name = t.name; li.dataset.state = t.state;
         b.textContent = t.name;
         left.className = "left"; left.setAttribute("role", "timer");
-        if (t.state === "running") left.dataset.until = at + t.remaining_ms;
+        if (t.state === STATE.running) left.dataset.until = at + t.remaining_ms;
         left.textContent = ring ? "Time's up" : hms(t.remaining_ms);
         small.textContent = `${t.state} · ${t.duration}${t.shown ? " · on the display" : ""}`;
         li.append(b, left);
@@ -67,16 +67,16 @@ extension Page {
           x.onclick = () => act("POST", path, body, "timers-error");
           li.append(x);
         };
-        if (t.state !== "done") add("+1 min", "/api/add", { duration: "1m", name: t.name });
-        if (t.state === "running") add("Pause", "/api/timers/pause", { name: t.name });
-        if (t.state === "paused") add("Resume", "/api/timers/resume", { name: t.name });
+        if (t.state !== STATE.done) add("+1 min", "/api/add", { duration: "1m", name: t.name });
+        if (t.state === STATE.running) add("Pause", "/api/timers/pause", { name: t.name });
+        if (t.state === STATE.paused) add("Resume", "/api/timers/resume", { name: t.name });
         if (ring && t.shown) add("Silence", "/api/stop");
         add("Cancel", "/api/timers/cancel", { name: t.name });
         li.append(small);
         ul.append(li);
       }
       $("timers-none").hidden = list.length > 0;
-      const running = list.some((t) => t.state === "running");
+      const running = list.some((t) => t.state === STATE.running);
       if (running && !timerTick) timerTick = setInterval(tickTimers, 250);
       else if (!running && timerTick) { clearInterval(timerTick); timerTick = undefined; }
     }

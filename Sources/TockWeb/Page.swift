@@ -1,4 +1,5 @@
 import TockControl
+import TockCore
 
 /// The page: plain HTML, CSS and JS served from the binary (no CDN, no
 /// build step). The display is drawn as SVG from the segment bits the
@@ -181,8 +182,22 @@ enum Page {
     \#(addCSS)
     """#
 
+    /// The words of the status the script compares with, made from the
+    /// core's enums: `STATE.running`, `POSITION.up`, `MODE.timer`,
+    /// `UPDATE.current` (a case renamed or gone leaves a name the page's
+    /// test finds undefined; the script writes no state word itself).
+    static let wordsJS = [
+        ("STATE", StateName.allCases.map(\.rawValue)),
+        ("POSITION", SwitchPosition.allCases.map(\.rawValue)),
+        ("MODE", Settings.Mode.allCases.map(\.rawValue)),
+        ("UPDATE", UpdateCheck.Result.allCases.map(\.rawValue)),
+    ].map { name, words in
+        "const \(name) = Object.freeze({\(words.map { "\($0): \"\($0)\"" }.joined(separator: ", "))});"
+    }.joined(separator: "\n")
+
     static let js = #"""
     "use strict";
+    \#(wordsJS)
     const $ = (id) => document.getElementById(id);
     const SEG = [[1,0,true],[2,1,false],[2,3,false],[1,4,true],[0,3,false],[0,1,false],[1,2,true]];
     const ON = "#e8202a", OFF = "#2e2e2e";
@@ -240,8 +255,8 @@ enum Page {
     // it, as on the box) or daily alarm: the red band with a full-width
     // Silence (or Snooze), the tab's title, and the phone's vibration.
     function ringing(s) {
-      const alarm = s.alarm && s.alarm.startsWith("ringing") ? s.alarm.slice(8) : null, count = s.state === "ringing";
-      const timer = (s.timers || []).find((t) => t.state === "ringing" && t.shown);
+      const alarm = s.alarm && s.alarm.startsWith("ringing") ? s.alarm.slice(8) : null, count = s.state === STATE.ringing;
+      const timer = (s.timers || []).find((t) => t.state === STATE.ringing && t.shown);
       const on = !!(alarm || count || timer), what = alarm ? `Alarm ${alarm}` : count || !timer ? "Time's up" : `${timer.name}: time's up`;
       $("ringing").hidden = !on;
       document.body.classList.toggle("ringing", on);

@@ -37,8 +37,6 @@ public struct WebReply: Sendable {
                  body: JSON.object(object).bytes())
     }
 
-    static func error(_ status: Int, _ text: String) -> WebReply { json(status, ["ok": false, "error": .string(text)]) }
-
     /// The cookie's value, if the reply sets one.
     public var cookie: String? {
         headers.first { $0.0 == "Set-Cookie" }.map { String($0.1.prefix { $0 != ";" }.dropFirst(WebApp.cookie.count + 1)) }
@@ -98,42 +96,54 @@ public final class WebApp: WebSite, @unchecked Sendable {
     public func handle(_ r: WebRequest) -> WebReply {
         let parts = r.path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
         if r.method == "GET", parts.count <= 1, let asset = Page.assets[parts.first ?? ""] { return asset.reply(to: r) }
-        guard parts.first == "api" else { return .error(404, "no such page") }
-        if let why = RequestGuard.crossSite(method: r.method, headers: r.headers) { return .error(403, why) }
+        do { return try answer(r, parts).reply } catch { return error.reply }
+    }
+
+    /// The API's routes: what `r` asks for, answered or refused in types.
+    public func answer(_ r: WebRequest) throws(WebRefusal) -> WebAnswer {
+        try answer(r, r.path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? [])
+    }
+
+    private func answer(_ r: WebRequest, _ parts: [String]) throws(WebRefusal) -> WebAnswer {
+        guard parts.first == "api" else { throw .notFound("no such page") }
+        if let why = RequestGuard.crossSite(method: r.method, headers: r.headers) { throw .crossSite(why) }
         let route = Array(parts.dropFirst())
         switch (r.method, route) {
-        case ("POST", ["pair", "request"]): return requestPairing()
-        case ("POST", ["pair"]): return pair(r)
+        case ("POST", ["pair", "request"]): return try requestPairing()
+        case ("POST", ["pair"]): return try pair(r)
         default: break
         }
-        guard let entry = token(r).flatMap({ tokens.find(token: $0) }) else {
-            return .error(401, "not paired: ask the box for a code (POST /api/pair/request) and send it (POST /api/pair)")
-        }
+        guard let entry = token(r).flatMap({ tokens.find(token: $0) }) else { throw .notPaired }
         switch (r.method, route) {
-        case ("GET", ["status"]), ("GET", ["alarms"]): return forward(route == ["status"] ? .status : .alarm(.list))
-        case ("GET", ["events"]): return WebReply(status: 200, events: true)
-        case ("POST", ["start"]): return forward(.start)
-        case ("POST", ["stop"]): return forward(.stop)
-        case ("POST", ["reset"]): return forward(.reset)
-        case ("POST", ["preset"]): return forward(r, ["cmd": "set"])
-        case ("POST", ["mode"]): return forward(r, ["cmd": "mode"])
-        case ("POST", ["program"]): return forward(r, ["cmd": "program"], needs: ["name"])
-        case ("POST", ["switch"]): return forward(r, ["cmd": "switch"], needs: ["position"])
-        case ("POST", ["brightness"]): return forward(r, ["cmd": "brightness"], needs: ["level"])
-        case ("POST", ["night"]): return forward(r, ["cmd": "night"], needs: ["from", "to", "brightness"])
-        case ("POST", ["alarms"]): return forward(r, ["cmd": "alarm", "op": "add"])
-        case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return alarm(a[1], "rm")
-        case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return alarm(a[1], a[2])
-        case ("GET", ["timers"]): return forward(.timer(.list))
-        case ("POST", ["timers"]): return forward(r, ["cmd": "timer", "op": "add"])
+        case ("GET", ["status"]), ("GET", ["alarms"]): return try forward(route == ["status"] ? .status : .alarm(.list))
+        case ("GET", ["events"]): return .events
+        case ("POST", ["start"]): return try forward(.start)
+        case ("POST", ["stop"]): return try forward(.stop)
+        case ("POST", ["reset"]): return try forward(.reset)
+        case ("POST", ["preset"]): return try forward(r, ["cmd": "set"])
+        case ("POST", ["mode"]): return try forward(r, ["cmd": "mode"])
+        case ("POST", ["program"]): return try forward(r, ["cmd": "program"], needs: ["name"])
+        case ("POST", ["switch"]): return try forward(r, ["cmd": "switch"], needs: ["position"])
+        case ("POST", ["brightness"]): return try forward(r, ["cmd": "brightness"], needs: ["level"])
+        case ("POST", ["night"]): return try forward(r, ["cmd": "night"], needs: ["from", "to", "brightness"])
+        case ("POST", ["alarms"]): return try forward(r, ["cmd": "alarm", "op": "add"])
+        case ("DELETE", let a) where a.count == 2 && a[0] == "alarms": return try alarm(a[1], "rm")
+        case ("POST", let a) where a.count == 3 && a[0] == "alarms" && ["on", "off", "skip-next"].contains(a[2]): return try alarm(a[1], a[2])
+        case ("GET", ["timers"]): return try forward(.timer(.list))
+        case ("POST", ["timers"]): return try forward(r, ["cmd": "timer", "op": "add"])
         case ("POST", let a) where a.count == 2 && a[0] == "timers" && ["pause", "resume", "cancel"].contains(a[1]):
-            return forward(r, ["cmd": "timer", "op": .string(String(a[1]))])
-        case ("POST", ["add"]): return forward(r, ["cmd": "add"])
-        case ("POST", ["alarm", "snooze"]): return ring(snooze: true)
-        case ("POST", ["alarm", "dismiss"]): return ring(snooze: false)
-        case ("GET", ["tokens"]): return listTokens(current: entry.id)
-        case ("DELETE", let a) where a.count == 2 && a[0] == "tokens": return revoke(a[1], current: entry.id)
-        default: return .error(404, "no such request: \(r.method) \(r.path.prefix(100))")
+            return try forward(r, ["cmd": "timer", "op": .string(String(a[1]))])
+        case ("POST", ["add"]): return try forward(r, ["cmd": "add"])
+        case ("POST", ["alarm", "snooze"]): return try ring(snooze: true)
+        case ("POST", ["alarm", "dismiss"]): return try ring(snooze: false)
+        case ("GET", ["tokens"]):
+            do { return .tokens(try tokens.list(), current: entry.id) } catch { throw .tokenFile("\(error)") }
+        case ("DELETE", let a) where a.count == 2 && a[0] == "tokens":
+            let gone: Bool
+            do { gone = try tokens.revoke(id: a[1]) } catch { throw .tokenFile("\(error)") }
+            guard gone else { throw .notFound("no token \(a[1].prefix(20))") }
+            return .revoked(id: a[1], own: a[1] == entry.id)
+        default: throw .notFound("no such request: \(r.method) \(r.path.prefix(100))")
         }
     }
 
@@ -151,36 +161,26 @@ public final class WebApp: WebSite, @unchecked Sendable {
     public func isPaired(_ r: WebRequest) -> Bool { token(r).flatMap { tokens.find(token: $0) } != nil }
 
     static func seconds(_ d: Duration) -> Int { Int(d.nanoseconds / 1_000_000_000) }
+    /// Whole seconds from now to `until`, at least 1 (a wait's `Retry-After`).
+    static func wait(_ t: Instant, _ until: Instant) -> Int { max(1, Int((until - t).nanoseconds / 1_000_000_000)) }
 
-    private func requestPairing() -> WebReply {
+    private func requestPairing() throws(WebRefusal) -> WebAnswer {
         let code = newCode()
         let t = now()
         let (held, asked) = boxConfirmed(at: t)
         switch withPairing({ $0.learn(boxConfirmed: held, codeAskedAt: asked, at: t); return $0.begin(code: code, at: t) }) {
-        case .failure(.busy(let until)):
-            // The owner who asked twice and a stranger's request look alike:
-            // the words tell the person at the box which prompt to answer.
-            var reply = WebReply.error(409, "a code was asked for just now and the box shows \(Pairing.prompt) (or the code): "
-                                       + "if it was not you, do not hold Start for it; try again in \(max(1, (until - t).nanoseconds / 1_000_000_000)) s")
-            reply.headers.append(("Retry-After", "\(max(1, (until - t).nanoseconds / 1_000_000_000))"))
-            return reply
-        case .failure(.tooManyCodes(let until)):
-            return refused("\(Pairing.codesPerWindow) codes asked within \(Pairing.codeWindow.nanoseconds / 60_000_000_000) minutes", until)
+        case .failure(.busy(let until)): throw .codeOut(seconds: Self.wait(t, until))
+        case .failure(.tooManyCodes(let until)): throw .tooManyCodes(seconds: Self.wait(now(), until))
         case .success(let code):
             let ask = ControlRequest.prompt(prompt: Pairing.prompt, within: Self.seconds(Pairing.promptLifetime),
                                             text: code, seconds: Self.seconds(Pairing.codeLifetime))
-            do {
-                let reply = try box(ask).reply
-                if let error = reply.error {
-                    withPairing { $0.withdraw(codeAskedAt: t) }
-                    return .error(503, "the box did not show the prompt: \(error)")
-                }
-            } catch {
+            let refused: String?
+            do { refused = try box(ask).reply.error.map { "the box did not show the prompt: \($0)" } } catch { refused = "\(error)" }
+            if let refused {
                 withPairing { $0.withdraw(codeAskedAt: t) }
-                return .error(503, "\(error)")
+                throw .boxUnreachable(refused)
             }
-            return .json(200, ["ok": true, "prompt": .string(Pairing.prompt), "within": Self.seconds(Pairing.promptLifetime).json,
-                               "seconds": Self.seconds(Pairing.codeLifetime).json])
+            return .prompted(prompt: Pairing.prompt, within: Self.seconds(Pairing.promptLifetime), seconds: Self.seconds(Pairing.codeLifetime))
         }
     }
 
@@ -194,9 +194,9 @@ public final class WebApp: WebSite, @unchecked Sendable {
         return (status.notice && status.noticeConfirmed, asked)
     }
 
-    private func pair(_ r: WebRequest) -> WebReply {
+    private func pair(_ r: WebRequest) throws(WebRefusal) -> WebAnswer {
         guard let fields = try? JSON.object(r.body, limits: Self.bodyLimits), let code = fields["code"]?.string else {
-            return .error(400, "send {\"code\":\"1234\"}: the code the box shows")
+            throw .badRequest("send {\"code\":\"1234\"}: the code the box shows")
         }
         let name = fields["name"]?.string ?? r.headers["user-agent"].map { String($0.prefix(40)) } ?? "browser"
         let t = now()
@@ -209,17 +209,10 @@ public final class WebApp: WebSite, @unchecked Sendable {
         switch outcome {
         case .paired:
             _ = try? box(.noticeEnd)
-            do {
-                let e = try tokens.add(name: name)
-                var reply = WebReply.json(200, ["ok": true, "id": .string(e.id), "name": .string(e.name)])
-                reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(e.token); Path=/; Max-Age=315360000; HttpOnly; SameSite=Strict"))
-                return reply
-            } catch { return .error(500, error.description) }
-        case .wrong(let left): return .error(403, "wrong code; \(left) \(left == 1 ? "try" : "tries") left before a lockout")
-        case .noCode: return .error(409, "no code is shown: ask for one first, then hold Start on the box until it appears")
-        case .unconfirmed(let until):
-            return .error(409, "the box shows \(Pairing.prompt), not a code yet: hold its Start button until the code appears "
-                          + "(within \(max(1, (until - t).nanoseconds / 1_000_000_000)) s)")
+            do { return .paired(try tokens.add(name: name)) } catch { throw .tokenFile("\(error)") }
+        case .wrong(let left): throw .wrongCode(left: left)
+        case .noCode: throw .noCode
+        case .unconfirmed(let until): throw .unconfirmed(seconds: Self.wait(t, until))
         case .locked(let until):
             // The code comes down once, when the lockout begins: guesses
             // refused while locked never reach the appliance.
@@ -227,26 +220,15 @@ public final class WebApp: WebSite, @unchecked Sendable {
                 log("pairing locked for \((until - t).nanoseconds / 1_000_000_000) s after \(Pairing.wrongInARow) wrong codes in a row")
                 _ = try? box(.noticeEnd)
             }
-            return locked(until)
+            throw .lockedOut(seconds: Self.wait(now(), until))
         }
     }
 
-    private func locked(_ until: Instant) -> WebReply {
-        refused("too many wrong codes (someone at the box lifts this by asking for a code and holding Start)", until)
-    }
-
-    private func refused(_ why: String, _ until: Instant) -> WebReply {
-        let seconds = max(1, (until - now()).nanoseconds / 1_000_000_000)
-        var reply = WebReply.error(429, "\(why): try again in \(seconds) s")
-        reply.headers.append(("Retry-After", "\(seconds)"))
-        return reply
-    }
-
-    private func forward(_ request: ControlRequest) -> WebReply {
-        let reply: ControlLink.Reply
-        do { reply = try box(request) } catch { return .error(503, "\(error)") }
-        return WebReply(status: reply.reply.ok ? 200 : 409,
-                        headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: reply.line)
+    private func forward(_ request: ControlRequest) throws(WebRefusal) -> WebAnswer {
+        do {
+            let reply = try box(request)
+            return .box(reply.reply, line: reply.line)
+        } catch { throw .boxUnreachable("\(error)") }
     }
 
     /// A body's fields with `fixed` ones added, made into the request the
@@ -254,53 +236,37 @@ public final class WebApp: WebSite, @unchecked Sendable {
     /// `needs`: fields without which the socket's request only
     /// reads (brightness, night) or changes part of the night schedule: here
     /// a POST sets everything it names, a night schedule whole or `off`.
-    private func forward(_ r: WebRequest, _ fixed: JSONObject, needs: [String] = []) -> WebReply {
+    private func forward(_ r: WebRequest, _ fixed: JSONObject, needs: [String] = []) throws(WebRefusal) -> WebAnswer {
         let fields: JSONObject
-        do { fields = r.body.isEmpty ? [:] : try JSON.object(r.body, limits: Self.bodyLimits) } catch { return .error(400, "not a JSON object: \(error.description)") }
+        do { fields = r.body.isEmpty ? [:] : try JSON.object(r.body, limits: Self.bodyLimits) } catch { throw .badRequest("not a JSON object: \(error)") }
         let night = needs.contains("from")
         if fields["off"] == nil || !night, let missing = needs.first(where: { fields[$0] == nil }) {
-            return .error(400, "send \"\(missing)\"\(night ? #" (a night schedule is "from", "to" and "brightness" together), or {"off":true}"# : "")")
+            throw .badRequest("send \"\(missing)\"\(night ? #" (a night schedule is "from", "to" and "brightness" together), or {"off":true}"# : "")")
         }
-        if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { return .error(400, "unknown field \"\(clash)\"") }
+        if let clash = fields.keys.sorted().first(where: { fixed[$0] != nil }) { throw .badRequest("unknown field \"\(clash)\"") }
         var all = fixed
         for (k, v) in fields { all[k] = v }
-        do { return forward(try ControlRequest.parse(all)) } catch { return .error(400, error.description) }
+        let request: ControlRequest
+        do { request = try ControlRequest.parse(all) } catch { throw .badRequest("\(error)") }
+        return try forward(request)
     }
 
     /// A body is read as a request line is: one flat object of at most
     /// `ControlRequest.maxLine` bytes.
     static let bodyLimits = JSON.Limits(maxBytes: ControlRequest.maxLine, maxDepth: 1)
 
-    private func alarm(_ n: String, _ op: String) -> WebReply {
-        guard let n = Int(n), n >= 1, n <= 99 else { return .error(404, "no alarm \(n.prefix(10)): alarms are numbered from 1") }
-        do { return forward(try ControlRequest.parse(["cmd": "alarm", "op": .string(op), "n": n.json])) } catch { return .error(400, error.description) }
+    private func alarm(_ n: String, _ op: String) throws(WebRefusal) -> WebAnswer {
+        guard let n = Int(n), n >= 1, n <= 99 else { throw .notFound("no alarm \(n.prefix(10)): alarms are numbered from 1") }
+        let request: ControlRequest
+        do { request = try ControlRequest.parse(["cmd": "alarm", "op": .string(op), "n": n.json]) } catch { throw .badRequest("\(error)") }
+        return try forward(request)
     }
 
     /// Snooze (Stop) or dismiss (Reset) the ringing alarm, as on the box.
-    private func ring(snooze: Bool) -> WebReply {
+    private func ring(snooze: Bool) throws(WebRefusal) -> WebAnswer {
         let alarm: String
-        do { alarm = try box(.status).reply.status?.alarm ?? "" } catch { return .error(503, "\(error)") }
-        if alarm.hasPrefix("ringing") || (!snooze && alarm.hasPrefix("snoozed")) {
-            return forward(snooze ? .stop : .reset)
-        }
-        return .error(409, snooze ? "no alarm is ringing" : "no alarm is ringing or snoozed")
-    }
-
-    private func listTokens(current: String) -> WebReply {
-        do {
-            let list = try tokens.list().map { t -> JSON in
-                ["id": .string(t.id), "name": .string(t.name), "created": Int(t.created).json, "current": .bool(t.id == current)]
-            }
-            return .json(200, ["ok": true, "tokens": .array(list)])
-        } catch { return .error(500, error.description) }
-    }
-
-    private func revoke(_ id: String, current: String) -> WebReply {
-        do {
-            guard try tokens.revoke(id: id) else { return .error(404, "no token \(id.prefix(20))") }
-        } catch { return .error(500, error.description) }
-        var reply = WebReply.json(200, ["ok": true, "revoked": .string(id)])
-        if id == current { reply.headers.append(("Set-Cookie", "\(Self.cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")) }
-        return reply
+        do { alarm = try box(.status).reply.status?.alarm ?? "" } catch { throw .boxUnreachable("\(error)") }
+        guard alarm.hasPrefix("ringing") || (!snooze && alarm.hasPrefix("snoozed")) else { throw .noAlarm(snooze: snooze) }
+        return try forward(snooze ? .stop : .reset)
     }
 }

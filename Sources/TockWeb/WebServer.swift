@@ -160,7 +160,7 @@ public final class WebServer: @unchecked Sendable {
             lock.unlock()
             if case .refused(let why) = admission {
                 // Refused in one non-blocking send: a full peer gets nothing but the close.
-                _ = try? c.send(HTTPSession.encode(.error(503, "\(why); try again"), keepAlive: false)[...])
+                _ = try? c.send(HTTPSession.encode(WebRefusal.full("\(why); try again").reply, keepAlive: false)[...])
             }
             c.close()
             return
@@ -207,7 +207,7 @@ public final class WebServer: @unchecked Sendable {
         lock.lock()
         let refusal = slots.request(on: key, paired: paired)
         lock.unlock()
-        if let refusal { return .refuse(.error(503, "\(refusal); pair this browser, or try again")) }
+        if let refusal { return .refuse(WebRefusal.full("\(refusal); pair this browser, or try again").reply) }
         return answer(request)
     }
 
@@ -220,7 +220,7 @@ public final class WebServer: @unchecked Sendable {
     /// `limits.eventLifetime` is up (the page reconnects).
     func stream(_ c: TCPConnection, session: HTTPSession) {
         guard let subscriber = hub.subscribe() else {
-            try? session.write(HTTPSession.encode(.error(503, "too many live displays open (\(limits.eventStreams)); close one"), keepAlive: false))
+            try? session.write(HTTPSession.encode(WebRefusal.full("too many live displays open (\(limits.eventStreams)); close one").reply, keepAlive: false))
             return
         }
         defer { hub.unsubscribe(subscriber) }
