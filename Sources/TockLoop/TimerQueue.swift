@@ -32,11 +32,18 @@ public final class LoopTimer {
 /// the heap): the run-time exclusivity checks are left out of these hot
 /// paths (`@exclusivity(unchecked)`), the compile-time ones stay.
 public final class TimerQueue {
+    /// An entry holds its timer by one reference counted by hand (taken
+    /// when the entry is made, given back when it leaves the heap), so
+    /// that moving entries about the heap, and looking at a top, costs no
+    /// retain or release: a timer scheduled again in place of its own
+    /// stale entry keeps the reference it had.
     private struct Entry {
         var at: Int64
         var seq: Int
         var generation: Int
-        var timer: LoopTimer
+        var timer: Unmanaged<LoopTimer>
+
+        var isStale: Bool { timer._withUnsafeGuaranteedRef { $0.generation } != generation }
     }
 
     @exclusivity(unchecked) private var monotonic = Heap()
@@ -48,6 +55,11 @@ public final class TimerQueue {
 
     public init() {}
 
+    deinit {
+        monotonic.releaseAll()
+        wall.releaseAll()
+    }
+
     public func makeTimer(_ fire: @escaping () -> Void) -> LoopTimer { LoopTimer(queue: self, fire: fire) }
 
     fileprivate func schedule(_ timer: LoopTimer, _ deadline: Deadline?) {
@@ -57,9 +69,10 @@ public final class TimerQueue {
         guard let deadline else { return }
         seq += 1
         scheduled += 1
+        let held = Unmanaged.passUnretained(timer)
         switch deadline {
-        case .monotonic(let t): monotonic.push(Entry(at: t.nanoseconds, seq: seq, generation: timer.generation, timer: timer))
-        case .wall(let w): wall.push(Entry(at: w.nanoseconds, seq: seq, generation: timer.generation, timer: timer))
+        case .monotonic(let t): monotonic.push(Entry(at: t.nanoseconds, seq: seq, generation: timer.generation, timer: held))
+        case .wall(let w): wall.push(Entry(at: w.nanoseconds, seq: seq, generation: timer.generation, timer: held))
         }
     }
 
@@ -89,7 +102,7 @@ public final class TimerQueue {
         // on: a timer that schedules itself again as it fires (most do)
         // takes its place in one pass down the heap (`Heap.push`), where
         // taking it off first and pushing the new one cost two.
-        let timer: LoopTimer
+        let timer: Unmanaged<LoopTimer>
         switch (m, w) {
         case (nil, nil): return false
         case (_?, nil): timer = monotonic.top()
@@ -99,10 +112,13 @@ public final class TimerQueue {
             let wm = now.monotonic(at: WallTime(nanoseconds: w.at)).nanoseconds
             timer = (m.at, m.seq) < (wm, w.seq) ? monotonic.top() : wall.top()
         }
-        timer.deadline = nil
-        timer.generation += 1
         fired += 1
-        timer.fire()
+        // Held while it fires: what it runs may push another timer in
+        // place of its stale entry, which gives the entry's reference back.
+        let t = timer.takeUnretainedValue()
+        t.deadline = nil
+        t.generation += 1
+        t.fire()
         return true
     }
 
@@ -122,77 +138,92 @@ public final class TimerQueue {
     }
 
     /// A min-heap of entries by (at, seq) that drops stale entries as they
-    /// surface and sweeps them when they are most of it.
+    /// surface and sweeps them when they are most of it. Each entry holds
+    /// one reference to its timer (`Entry`): taken by `push`, given back
+    /// when the entry leaves.
     private struct Heap {
         private var items: [Entry] = []
 
         /// The live top's instant and order, stale entries dropped first.
         @inline(__always)
         mutating func peek() -> (at: Int64, seq: Int)? {
-            while !items.isEmpty, items[0].generation != items[0].timer.generation { _ = popRaw() }
-            return items.isEmpty ? nil : (items[0].at, items[0].seq)
+            while let first = items.first, first.isStale { popRaw() }
+            return items.first.map { ($0.at, $0.seq) }
         }
 
-        /// The top entry's timer (there is one: `peek` found it). Read in
-        /// place, as `peek` reads, while the entry stays on the heap.
-        mutating func top() -> LoopTimer { items[0].timer }
+        /// The top entry's timer (there is one: `peek` found it), while
+        /// the entry stays on the heap.
+        func top() -> Unmanaged<LoopTimer> { items[0].timer }
 
         /// A stale top (a timer that fired, or was scheduled again) is
         /// replaced and the new entry sifted down; otherwise it goes in
-        /// at the bottom and up.
+        /// at the bottom and up. The new entry's reference is taken here;
+        /// a top of the same timer hands its own on.
         mutating func push(_ e: Entry) {
-            if !items.isEmpty, items[0].generation != items[0].timer.generation {
-                items[0] = e
-                down(0)
+            if let first = items.first, first.isStale {
+                if first.timer.toOpaque() != e.timer.toOpaque() {
+                    _ = e.timer.retain()
+                    first.timer.release()
+                }
+                items.withUnsafeMutableBufferPointer { b in
+                    b[0] = e
+                    Self.down(b, 0)
+                }
                 return
             }
+            _ = e.timer.retain()
             items.append(e)
-            up(items.count - 1)
+            items.withUnsafeMutableBufferPointer { Self.up($0, $0.count - 1) }
             if items.count > 64, items.count % 64 == 0 { sweep() }
         }
 
-        /// The top as it is (`peek` drops the stale ones first).
-        mutating func popRaw() -> Entry {
+        /// Drops the top as it is (`peek` drops the stale ones first).
+        mutating func popRaw() {
             let first = items[0]
             let last = items.removeLast()
             if !items.isEmpty {
-                items[0] = last
-                down(0)
+                items.withUnsafeMutableBufferPointer { b in
+                    b[0] = last
+                    Self.down(b, 0)
+                }
             }
-            return first
+            first.timer.release()
         }
 
         private mutating func sweep() {
-            let live = items.filter { $0.generation == $0.timer.generation }
+            let live = items.filter { !$0.isStale }
             guard live.count * 2 < items.count else { return }
+            for e in items where e.isStale { e.timer.release() }
+            items = live.sorted(by: Self.before)  // sorted is a heap
+        }
+
+        mutating func releaseAll() {
+            for e in items { e.timer.release() }
             items = []
-            for e in live.sorted(by: Self.before) { items.append(e) }  // sorted is a heap
         }
 
         private static func before(_ a: Entry, _ b: Entry) -> Bool { (a.at, a.seq) < (b.at, b.seq) }
 
-        // Compared by the entries' fields: an entry read whole retains
-        // its timer.
-        private mutating func up(_ i: Int) {
+        private static func up(_ b: UnsafeMutableBufferPointer<Entry>, _ i: Int) {
             var i = i
             while i > 0 {
                 let p = (i - 1) / 2
-                guard (items[i].at, items[i].seq) < (items[p].at, items[p].seq) else { return }
-                items.swapAt(i, p)
+                guard (b[i].at, b[i].seq) < (b[p].at, b[p].seq) else { return }
+                b.swapAt(i, p)
                 i = p
             }
         }
 
-        private mutating func down(_ i: Int) {
+        private static func down(_ b: UnsafeMutableBufferPointer<Entry>, _ i: Int) {
             var i = i
-            let n = items.count
+            let n = b.count
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var m = i
-                if l < n, (items[l].at, items[l].seq) < (items[m].at, items[m].seq) { m = l }
-                if r < n, (items[r].at, items[r].seq) < (items[m].at, items[m].seq) { m = r }
+                if l < n, (b[l].at, b[l].seq) < (b[m].at, b[m].seq) { m = l }
+                if r < n, (b[r].at, b[r].seq) < (b[m].at, b[m].seq) { m = r }
                 guard m != i else { return }
-                items.swapAt(i, m)
+                b.swapAt(i, m)
                 i = m
             }
         }
