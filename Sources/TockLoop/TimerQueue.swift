@@ -161,14 +161,15 @@ public final class TimerQueue {
         /// a top of the same timer hands its own on.
         mutating func push(_ e: Entry) {
             if let first = items.first, first.isStale {
-                if first.timer.toOpaque() != e.timer.toOpaque() {
-                    _ = e.timer.retain()
-                    first.timer.release()
-                }
+                let same = first.timer.toOpaque() == e.timer.toOpaque()
+                if !same { _ = e.timer.retain() }
                 items.withUnsafeMutableBufferPointer { b in
                     b[0] = e
                     Self.down(b, 0)
                 }
+                // Given back once the heap is whole again: the last
+                // reference's deinit may schedule or cancel other timers.
+                if !same { first.timer.release() }
                 return
             }
             _ = e.timer.retain()
@@ -193,13 +194,15 @@ public final class TimerQueue {
         private mutating func sweep() {
             let live = items.filter { !$0.isStale }
             guard live.count * 2 < items.count else { return }
-            for e in items where e.isStale { e.timer.release() }
+            let stale = items.filter(\.isStale)
             items = live.sorted(by: Self.before)  // sorted is a heap
+            for e in stale { e.timer.release() }
         }
 
         mutating func releaseAll() {
-            for e in items { e.timer.release() }
+            let all = items
             items = []
+            for e in all { e.timer.release() }
         }
 
         private static func before(_ a: Entry, _ b: Entry) -> Bool { (a.at, a.seq) < (b.at, b.seq) }

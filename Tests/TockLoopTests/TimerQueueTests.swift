@@ -79,4 +79,33 @@ import TockLoop
         for s in 1...8 { queue.fireDue(Now(monotonic: at(Int64(s)), wall: epoch)) }
         #expect(times == [0, 1, -1, 3, 4, 5])
     }
+
+    /// A part held only by its timer's closure, whose deinit schedules
+    /// another timer: it goes when its stale entry is replaced, in the
+    /// middle of a push, and the heap it finds is whole.
+    final class Part {
+        let queue: TimerQueue
+        let other: LoopTimer
+        init(queue: TimerQueue, other: LoopTimer) { (self.queue, self.other) = (queue, other) }
+        deinit { other.schedule(at: Instant(nanoseconds: 4_000_000_000)) }
+    }
+
+    @Test func aDeinitThatSchedulesWhileTheHeapReplacesItsEntryFindsItWhole() {
+        let queue = TimerQueue()
+        var fired: [String] = []
+        let other = queue.makeTimer { fired.append("other") }
+        do {
+            let part = Part(queue: queue, other: other)
+            queue.makeTimer { [part] in _ = part; fired.append("part") }.schedule(at: at(1))
+        }
+        let late = queue.makeTimer { fired.append("late") }
+        #expect(queue.fireNext(Now(monotonic: at(1), wall: epoch)))  // one, no look at the top after
+        #expect(fired == ["part"])
+        // The part's timer's stale entry is on top: this push replaces it,
+        // and the part's deinit schedules `other` for 3 s in.
+        late.schedule(at: at(5))
+        #expect(queue.earliest.monotonic == at(3))
+        for s in 2...6 { queue.fireDue(Now(monotonic: at(Int64(s)), wall: epoch)) }
+        #expect(fired == ["part", "other", "late"])
+    }
 }
