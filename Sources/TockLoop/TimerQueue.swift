@@ -28,8 +28,8 @@ public final class LoopTimer {
 /// O(log n) however many one-shot timers a script schedules.
 ///
 /// The queue and its timers belong to the loop's one thread, and no access
-/// to their state overlaps another (a timer fires after its entry is off
-/// the heap): the run-time exclusivity checks are left out of these hot
+/// to their state overlaps another (a timer fires once its entry is
+/// stale, and is let go only when the heap is whole again): the run-time exclusivity checks are left out of these hot
 /// paths (`@exclusivity(unchecked)`), the compile-time ones stay.
 public final class TimerQueue {
     /// An entry holds its timer by one reference counted by hand (taken
