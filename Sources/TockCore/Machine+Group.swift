@@ -107,9 +107,11 @@ extension Machine {
     }
 
     /// What a rebuilt appliance keeps from this one: what the outputs show,
-    /// the group's link, and reports not yet handed out.
+    /// the offset its state file's instants are written at, the group's
+    /// link, and reports not yet handed out.
     func carryOver(to next: inout Machine) {
         next.reported.shown = reported.shown
+        next.reported.wallOffset = reported.wallOffset
         next.group = group
         next.alarmPart.notices = alarmPart.notices
     }

@@ -186,7 +186,7 @@ extension Machine {
         earliest(motion.monotonic)
         if let w = motion.wall { wall = min(wall ?? w, w) }
         if reported.persists(counts.program, alarmPart.clock, devices.dimming, counts.timers) {
-            out.append(.persist(snapshot(at: now)))
+            out.append(.persist(snapshot(at: reported.wallForSaving(now))))
         }
         out.append(.wake(monotonic: monotonic, wall: wall))
         return out

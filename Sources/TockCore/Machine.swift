@@ -57,6 +57,9 @@ public struct Machine: Sendable {
         devices = Devices(settings: settings, saved: snapshot?.dimming)
         reported = Reported()
         time = Timeline(at: now.monotonic)
+        // A restore read the file's wall instants at `now`: saved again at
+        // the same offset, they come back as they were read.
+        reported.wallOffset = now.wall.nanoseconds &- now.monotonic.nanoseconds
         keepProvisional(snapshot, restoredProgram: snapshot.map { $0.mode == settings.mode } ?? false, at: now)
     }
 
@@ -71,6 +74,14 @@ public struct Machine: Sendable {
         s.setAside = setAside.isEmpty ? nil : setAside
         s.wallUnverified = !now.wallSynchronised
         return s
+    }
+
+    /// The snapshot the state file keeps at `now` (a last save as the
+    /// service stops): its wall instants made at the offset the last ones
+    /// were written with while the clocks agree (`Reported.wallOffset`).
+    public func savedSnapshot(at now: Now) -> Snapshot {
+        var r = reported
+        return snapshot(at: r.wallForSaving(now, keep: false))
     }
 
     /// The one entry point: apply `input` at `now` and return what to do

@@ -26,12 +26,38 @@ extension Machine {
         var shown = Shown()
         /// Nil: the next batch persists whatever it holds.
         private(set) var persisted: Persisted?
+        /// The wall clock's offset from the monotonic one (nanoseconds)
+        /// that the state file's wall instants were written with: taken at
+        /// a restore, kept while the clocks' offset stays within
+        /// `offsetTolerance` of it (`wallForSaving`). A running count is
+        /// held on the monotonic clock, and a wall instant made from it
+        /// with each save's own reading would move by the reading's noise
+        /// at every save: over a hundred restarts, milliseconds.
+        var wallOffset: Int64?
+        /// An offset that moved by less than this is the same clock read
+        /// again (noise, an NTP slew); more is a step, and the instants
+        /// follow it.
+        static let offsetTolerance: Int64 = 50_000_000
 
         /// The box was switched on: every output is reported afresh and
-        /// the state persisted.
+        /// the state persisted (with the offset the restore read).
         mutating func forget() {
             shown = Shown()
             persisted = nil
+        }
+
+        /// `now` as the state file's instants are made at: its wall
+        /// reading replaced by the monotonic one plus `wallOffset` while
+        /// the two agree within `offsetTolerance`. `keep`: take `now`'s
+        /// offset as the new one when they do not.
+        mutating func wallForSaving(_ now: Now, keep: Bool = true) -> Now {
+            let offset = now.wall.nanoseconds &- now.monotonic.nanoseconds
+            if let held = wallOffset, abs(offset &- held) < Self.offsetTolerance {
+                return Now(monotonic: now.monotonic, wall: WallTime(nanoseconds: now.monotonic.nanoseconds &+ held),
+                           wallSynchronised: now.wallSynchronised)
+            }
+            if keep { wallOffset = offset }
+            return now
         }
 
         /// Persist at the next batch, whatever changed (the state file's

@@ -153,7 +153,7 @@ public final class Box {
         devices.unwatchScript(on: loop)
         light?.stop()
         network?.stop()
-        store?.save(shell.core.snapshot(at: loop.now()))
+        store?.save(shell.core.savedSnapshot(at: loop.now()))
         shell.shutdown()
     }
 }
