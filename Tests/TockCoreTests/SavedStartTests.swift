@@ -22,11 +22,16 @@ import Testing
         return (m, persisted)
     }
 
-    @Test func aStopwatchRestartedAHundredTimesKeepsItsStartToTheNanosecond() throws {
+    /// A stopwatch started at 1 s and saved, 4 s on.
+    func started() -> VirtualMachine {
         var a = VirtualMachine(.timer(mode: .stopwatch), switch: .up)
         a.press(.start, at: 1)
         a.run(to: 5)
-        var saved = try #require(a.persisted.last)
+        return a
+    }
+
+    @Test func aStopwatchRestartedAHundredTimesKeepsItsStartToTheNanosecond() throws {
+        var saved = try #require(started().persisted.last)
         let first = try #require(since(saved))
         var rng = SystemRandomNumberGenerator()
         for boot in 1...100 {
@@ -41,9 +46,7 @@ import Testing
     /// count's as the stepped clock reads it (the count, on the monotonic
     /// clock, does not jump).
     @Test func aStepOfTheClockMovesTheStoredStartWithIt() throws {
-        var a = VirtualMachine(.timer(mode: .stopwatch), switch: .up)
-        a.press(.start, at: 1)
-        a.run(to: 5)
+        var a = started()
         let firstSaved = try #require(a.persisted.last)
         let first = try #require(since(firstSaved))
         a.stepClock(by: .seconds(2), at: 10)
@@ -61,10 +64,7 @@ import Testing
 
     /// A save as the service stops uses the same offset.
     @Test func theLastSaveAsTheServiceStopsKeepsTheStartToo() throws {
-        var a = VirtualMachine(.timer(mode: .stopwatch), switch: .up)
-        a.press(.start, at: 1)
-        a.run(to: 5)
-        let saved = try #require(a.persisted.last)
+        let saved = try #require(started().persisted.last)
         let (m, _) = restart(saved, noise: .microseconds(23), boot: 1)
         let t = at(150)
         #expect(since(m.savedSnapshot(at: Now(monotonic: t, wall: epoch + (t - at(0)) + .microseconds(31)))) == since(saved))
