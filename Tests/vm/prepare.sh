@@ -43,6 +43,16 @@ sudo_=; [ "$(id -u)" = 0 ] || sudo_=sudo
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
+# One prepare at a time for a cache: make test's lanes run it from vm-test
+# and from systemd-test (through prepare-rootfs.sh) side by side, and two
+# builds of the kernel's modules in the same work directory remove each
+# other's files. The second waits, then finds everything made.
+exec 9>"$cache/.prepare.lock"
+if ! flock -n 9; then
+  say "another prepare.sh is preparing $cache: waiting for it"
+  flock 9
+fi
+
 # ---------------------------------------------------------------- host packages
 apt_updated=
 apt_update() {
