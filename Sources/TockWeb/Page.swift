@@ -1,5 +1,4 @@
 import TockControl
-import TockCore
 
 /// The page: plain HTML, CSS and JS served from the binary (no CDN, no
 /// build step). The display is drawn as SVG from the segment bits the
@@ -181,19 +180,6 @@ enum Page {
     \#(timersCSS)
     \#(addCSS)
     """#
-
-    /// The words of the status the script compares with, made from the
-    /// core's enums: `STATE.running`, `POSITION.up`, `MODE.timer`,
-    /// `UPDATE.current` (a case renamed or gone leaves a name the page's
-    /// test finds undefined; the script writes no state word itself).
-    static let wordsJS = [
-        ("STATE", StateName.allCases.map(\.rawValue)),
-        ("POSITION", SwitchPosition.allCases.map(\.rawValue)),
-        ("MODE", Settings.Mode.allCases.map(\.rawValue)),
-        ("UPDATE", UpdateCheck.Result.allCases.map(\.rawValue)),
-    ].map { name, words in
-        "const \(name) = Object.freeze({\(words.map { "\($0): \"\($0)\"" }.joined(separator: ", "))});"
-    }.joined(separator: "\n")
 
     static let js = #"""
     "use strict";
